@@ -1,0 +1,324 @@
+// The Vantage app: the playgrounds in one SDL2 + OpenGL3 + Dear ImGui window, natively or
+// in the browser. main() reads top to bottom; the only web difference is how the frame
+// function is called (Emscripten's main loop) and the small C API the page uses.
+//
+// Command line (desktop): vantage_app [--frames N] [SETTINGS]
+//   SETTINGS uses the URL hash format, e.g. 'meter/seed=7&rate_kib=100'.
+//   --frames N  quit after N frames (smoke tests). Bad flags or settings: message, exit 2.
+#include <SDL.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_impl_sdl.h>
+
+#ifdef __EMSCRIPTEN__
+#include <GLES3/gl3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#else
+#include <SDL_opengl.h>
+#endif
+
+#include "app/ui.hpp"
+#include "app/views.hpp"
+#include "common/catalog.hpp"
+#include "common/history.hpp"
+#include "common/host.hpp"
+
+#ifndef VANTAGE_VERSION
+#define VANTAGE_VERSION "0.0.0"
+#endif
+
+namespace {
+
+using namespace vantage::play;
+
+struct App {
+    SDL_Window* window = nullptr;
+    Host host{make_all_simulations()};
+    MeterHistory history;
+    std::vector<Meter> meters;
+    Uint64 last_counter = 0;
+    long frames_left = -1;  // -1: run until closed
+    bool running = true;
+    std::size_t shown_tab = 0;  // the playground whose tab ImGui last drew
+    std::string status;  // last rejected setting, shown in the context bar
+};
+
+App* g_app = nullptr;  // the page's C API reaches the app through this
+
+void draw_context_bar(App& app) {
+    Host& host = app.host;
+    const Context& ctx = host.context();
+    if (ImGui::Button(ctx.paused ? "Resume" : "Pause")) host.set_paused(!ctx.paused);
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!ctx.paused);
+    if (ImGui::Button("Step")) host.single_step();
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Button("Restart")) {
+        host.restart();
+        app.history.clear();
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(160);
+    int hz = ctx.tick_hz;
+    if (ImGui::SliderInt("tick Hz", &hz, 10, 120)) host.set("tick_hz", std::to_string(hz));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(120);
+    float speed = static_cast<float>(ctx.speed);
+    if (ImGui::SliderFloat("speed", &speed, 0.25f, 4.0f, "%.2fx")) host.set("speed", std::to_string(speed));
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(140);
+    char seed[32];
+    std::snprintf(seed, sizeof seed, "%llu", static_cast<unsigned long long>(ctx.seed));
+    if (ImGui::InputText("seed", seed, sizeof seed, ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_EnterReturnsTrue)) {
+        const std::string err = host.set("seed", seed);
+        app.status = err;
+        if (err.empty()) app.history.clear();
+    }
+    ImGui::SameLine();
+    ImGui::Text("t = %.1f s  tick %llu", host.current().time_s(), static_cast<unsigned long long>(host.ticks()));
+    if (!app.status.empty()) {
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", app.status.c_str());
+    }
+}
+
+void draw_ui(App& app) {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->WorkPos);
+    ImGui::SetNextWindowSize(vp->WorkSize);
+    ImGui::Begin("Vantage", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoBringToFrontOnFocus);
+    draw_context_bar(app);
+    if (ImGui::BeginTabBar("playgrounds")) {
+        // A switch from the URL or the JS API forces the tab until ImGui shows it; a click
+        // on a tab selects that playground.
+        const bool forced = app.shown_tab != app.host.active();
+        for (std::size_t i = 0; i < app.host.count(); ++i) {
+            Simulation& sim = app.host.sim(i);
+            const std::string label = std::string(sim.title()) + "##" + std::string(sim.name());
+            const ImGuiTabItemFlags flags = (forced && i == app.host.active()) ? ImGuiTabItemFlags_SetSelected : 0;
+            if (!ImGui::BeginTabItem(label.c_str(), nullptr, flags)) continue;
+            if (!forced && i != app.host.active()) app.host.select(i);
+            if (i == app.host.active()) {
+                if (app.shown_tab != i) {
+                    app.history.clear();
+                    app.meters.clear();
+                    app.host.current().meters(app.meters);
+                    app.shown_tab = i;
+                }
+                ViewContext v{app.host, app.history, app.meters};
+                if (ViewFn draw = find_view(sim.name())) draw(v);
+            }
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    ImGui::End();
+}
+
+void frame(void* arg) {
+    App& app = *static_cast<App*>(arg);
+    SDL_Event event;
+    while (SDL_PollEvent(&event)) {
+        ImGui_ImplSDL2_ProcessEvent(&event);
+        if (event.type == SDL_QUIT) app.running = false;
+        if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
+            event.window.windowID == SDL_GetWindowID(app.window))
+            app.running = false;
+    }
+#ifdef __EMSCRIPTEN__
+    // The canvas fills the page (CSS); follow its size so the UI follows window resizes.
+    double css_w = 0, css_h = 0;
+    emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+    int win_w = 0, win_h = 0;
+    SDL_GetWindowSize(app.window, &win_w, &win_h);
+    if (css_w >= 1 && css_h >= 1 && (static_cast<int>(css_w) != win_w || static_cast<int>(css_h) != win_h))
+        SDL_SetWindowSize(app.window, static_cast<int>(css_w), static_cast<int>(css_h));
+#endif
+    // Wall clock to fixed ticks: the only place the app reads a clock.
+    const Uint64 now = SDL_GetPerformanceCounter();
+    const double wall_dt = app.last_counter ? static_cast<double>(now - app.last_counter) /
+                                                  static_cast<double>(SDL_GetPerformanceFrequency())
+                                            : 0.0;
+    app.last_counter = now;
+    if (app.host.advance(wall_dt) > 0 || app.meters.empty()) {
+        app.meters.clear();
+        app.host.current().meters(app.meters);
+        app.history.record(app.meters);
+    }
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplSDL2_NewFrame();
+    ImGui::NewFrame();
+    draw_ui(app);
+    ImGui::Render();
+    int w = 0, h = 0;
+    SDL_GL_GetDrawableSize(app.window, &w, &h);
+    glViewport(0, 0, w, h);
+    glClearColor(0.07f, 0.08f, 0.10f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    SDL_GL_SwapWindow(app.window);
+
+    if (app.frames_left > 0 && --app.frames_left == 0) app.running = false;
+#ifdef __EMSCRIPTEN__
+    if (!app.running) emscripten_cancel_main_loop();
+#endif
+}
+
+int usage(const char* argv0, const std::string& error) {
+    std::fprintf(stderr, "%s: %s\nusage: %s [--frames N] [playground/key=value&key=value...]\n", argv0, error.c_str(),
+                 argv0);
+    return 2;
+}
+
+void load_font() {
+    ImGuiIO& io = ImGui::GetIO();
+    const char* candidates[] = {"/fonts/DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
+    for (const char* path : candidates) {
+        if (FILE* f = std::fopen(path, "rb")) {
+            std::fclose(f);
+            io.Fonts->AddFontFromFileTTF(path, 17.0f);
+            return;
+        }
+    }
+    io.Fonts->AddFontDefault();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    static App app;
+    g_app = &app;
+    std::string settings;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--frames" && i + 1 < argc) {
+            char* end = nullptr;
+            app.frames_left = std::strtol(argv[++i], &end, 10);
+            if (*end != '\0' || app.frames_left <= 0) return usage(argv[0], "--frames needs a positive whole number");
+        } else if (arg == "--help" || arg == "-h") {
+            usage(argv[0], "help");
+            return 0;
+        } else if (!arg.empty() && arg[0] == '-') {
+            return usage(argv[0], "unknown flag '" + arg + "'");
+        } else {
+            settings = arg;
+        }
+    }
+    if (!settings.empty()) {
+        const std::vector<std::string> errors = app.host.apply_url(settings);
+        for (const std::string& e : errors) std::fprintf(stderr, "%s\n", e.c_str());
+        if (!errors.empty()) return 2;
+    }
+
+    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
+        std::fprintf(stderr, "SDL_Init failed: %s\n", SDL_GetError());
+        return 1;
+    }
+#ifdef __EMSCRIPTEN__
+    const char* glsl_version = "#version 300 es";
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+#else
+    const char* glsl_version = "#version 130";
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
+#endif
+    SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+    SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
+    app.window = SDL_CreateWindow("Vantage", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800,
+                                  SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
+    if (!app.window) {
+        std::fprintf(stderr, "SDL_CreateWindow failed: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GLContext gl = SDL_GL_CreateContext(app.window);
+    if (!gl) {
+        std::fprintf(stderr, "SDL_GL_CreateContext failed: %s\n", SDL_GetError());
+        return 1;
+    }
+    SDL_GL_MakeCurrent(app.window, gl);
+    SDL_GL_SetSwapInterval(1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // layout is code, not a file in the working directory
+    ImGui::StyleColorsDark();
+    load_font();
+    ImGui_ImplSDL2_InitForOpenGL(app.window, gl);
+    ImGui_ImplOpenGL3_Init(glsl_version);
+
+#ifdef __EMSCRIPTEN__
+    EM_ASM({ if (Module.onAppReady) Module.onAppReady(); });
+    emscripten_set_main_loop_arg(frame, &app, 0, true);
+#else
+    while (app.running) frame(&app);
+#endif
+
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplSDL2_Shutdown();
+    ImGui::DestroyContext();
+    SDL_GL_DeleteContext(gl);
+    SDL_DestroyWindow(app.window);
+    SDL_Quit();
+    return 0;
+}
+
+// The page's API (web/vantage.js wraps these as window.vantage). Strings returned stay valid
+// until the next call of the same function.
+extern "C" {
+
+const char* vantage_version() { return VANTAGE_VERSION; }
+
+const char* vantage_playgrounds() {
+    static std::string out;
+    out = g_app->host.playgrounds_json();
+    return out.c_str();
+}
+
+const char* vantage_state() {
+    static std::string out;
+    out = g_app->host.state_json();
+    return out.c_str();
+}
+
+// Empty string on success, otherwise the reason the value was refused.
+const char* vantage_set(const char* name, const char* value) {
+    static std::string out;
+    out = g_app->host.set(name ? name : "", value ? value : "");
+    if (out.empty()) {
+        g_app->meters.clear();
+        g_app->host.current().meters(g_app->meters);
+    }
+    return out.c_str();
+}
+
+// Applies a URL hash; returns the rejected parts, one per line (empty when all applied).
+const char* vantage_apply_hash(const char* hash) {
+    static std::string out;
+    out.clear();
+    for (const std::string& e : g_app->host.apply_url(hash ? hash : "")) out += e + "\n";
+    return out.c_str();
+}
+
+const char* vantage_url() {
+    static std::string out;
+    out = g_app->host.url();
+    return out.c_str();
+}
+}

@@ -1,0 +1,111 @@
+#include "app/ui.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace vantage::play {
+
+namespace {
+std::string number_text(double v, Param::Kind kind) {
+    char buf[40];
+    if (kind == Param::Kind::Real) {
+        std::snprintf(buf, sizeof buf, "%.6g", v);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+    }
+    return buf;
+}
+}  // namespace
+
+void draw_params(Host& host) {
+    for (const Param& p : host.current().params()) {
+        std::string label = p.label;
+        if (!p.unit.empty()) label += " (" + p.unit + ")";
+        label += "##" + p.name;
+        const double current = p.get();
+        bool changed = false;
+        double next = current;
+        switch (p.kind) {
+            case Param::Kind::Bool: {
+                bool v = current != 0.0;
+                changed = ImGui::Checkbox(label.c_str(), &v);
+                next = v ? 1.0 : 0.0;
+                break;
+            }
+            case Param::Kind::Int: {
+                int v = static_cast<int>(current);
+                changed = ImGui::SliderInt(label.c_str(), &v, static_cast<int>(p.min), static_cast<int>(p.max));
+                next = v;
+                break;
+            }
+            case Param::Kind::Real: {
+                float v = static_cast<float>(current);
+                changed = ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(p.min), static_cast<float>(p.max),
+                                             "%.3g");
+                next = std::clamp(static_cast<double>(v), p.min, p.max);
+                break;
+            }
+        }
+        if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
+        if (changed && next != current) host.set(p.name, number_text(next, p.kind));
+    }
+}
+
+double meter_value(const std::vector<Meter>& meters, const char* name) {
+    for (const Meter& m : meters) {
+        if (m.name == name) return m.value;
+    }
+    return std::nan("");
+}
+
+void draw_meter_table(const std::vector<Meter>& meters, const char* prefix) {
+    if (!ImGui::BeginTable("meters", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
+    for (const Meter& m : meters) {
+        if (prefix && m.name.rfind(prefix, 0) != 0) continue;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(m.name.c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%.2f %s", m.value, m.unit.c_str());
+    }
+    ImGui::EndTable();
+}
+
+void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 size, const char* unit) {
+    ImGui::PushID(id);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(20, 24, 32, 255));
+    float top = 0.0f;
+    for (const PlotSeries& s : series) {
+        for (float v : s.values) {
+            if (std::isfinite(v)) top = std::max(top, v);
+        }
+    }
+    top = top > 0.0f ? top * 1.1f : 1.0f;
+    for (const PlotSeries& s : series) {
+        const std::size_t n = s.values.size();
+        if (n < 2) continue;
+        for (std::size_t i = 1; i < n; ++i) {
+            const float x0 = origin.x + size.x * static_cast<float>(i - 1) / static_cast<float>(n - 1);
+            const float x1 = origin.x + size.x * static_cast<float>(i) / static_cast<float>(n - 1);
+            const float y0 = origin.y + size.y * (1.0f - s.values[i - 1] / top);
+            const float y1 = origin.y + size.y * (1.0f - s.values[i] / top);
+            dl->AddLine(ImVec2(x0, y0), ImVec2(x1, y1), s.color, 1.5f);
+        }
+    }
+    char scale[48];
+    std::snprintf(scale, sizeof scale, "%.3g %s", top, unit);
+    dl->AddText(ImVec2(origin.x + 4, origin.y + 2), IM_COL32(180, 180, 180, 255), scale);
+    float legend_x = origin.x + size.x;
+    for (auto it = series.rbegin(); it != series.rend(); ++it) {
+        legend_x -= ImGui::CalcTextSize(it->label).x + 12.0f;
+        dl->AddText(ImVec2(legend_x, origin.y + 2), it->color, it->label);
+    }
+    ImGui::Dummy(size);
+    ImGui::PopID();
+}
+
+}  // namespace vantage::play

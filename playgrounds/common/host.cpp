@@ -1,0 +1,271 @@
+#include "host.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+namespace vantage::play {
+
+namespace {
+
+constexpr double kMaxSeed = 9007199254740991.0;  // 2^53 - 1: exact in a JS number
+
+std::string format_number(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        return buf;
+    }
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+}  // namespace
+
+bool parse_value(std::string_view text, double& out) {
+    if (text == "true" || text == "on") { out = 1.0; return true; }
+    if (text == "false" || text == "off") { out = 0.0; return true; }
+    if (text.empty() || text.size() > 64) return false;
+    // strtod accepts hex, "nan" and "inf": allow only plain decimal syntax.
+    for (char c : text) {
+        const bool ok = (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
+        if (!ok) return false;
+    }
+    const std::string s(text);
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+    out += '"';
+    for (char c : s) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                    out += buf;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    out += '"';
+}
+
+void append_json_number(std::string& out, double v) {
+    if (!std::isfinite(v)) { out += "null"; return; }
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    out += buf;
+}
+
+Host::Host(std::vector<std::unique_ptr<Simulation>> sims) : sims_(std::move(sims)) { restart(); }
+
+int Host::find(std::string_view name) const {
+    for (std::size_t i = 0; i < sims_.size(); ++i) {
+        if (sims_[i]->name() == name) return static_cast<int>(i);
+    }
+    return -1;
+}
+
+void Host::select(std::size_t index) {
+    if (index < sims_.size()) active_ = index;
+    carry_s_ = 0.0;
+}
+
+int Host::advance(double wall_dt_s, int max_ticks) {
+    if (ctx_.paused || !std::isfinite(wall_dt_s) || wall_dt_s <= 0.0) return 0;
+    const double dt = 1.0 / ctx_.tick_hz;
+    carry_s_ += wall_dt_s * ctx_.speed;
+    int ran = 0;
+    while (carry_s_ >= dt && ran < max_ticks) {
+        current().step(dt);
+        carry_s_ -= dt;
+        ++ran;
+        ++ticks_;
+    }
+    if (ran == max_ticks) carry_s_ = 0.0;  // drop the backlog rather than spiral
+    return ran;
+}
+
+void Host::single_step() {
+    current().step(1.0 / ctx_.tick_hz);
+    ++ticks_;
+}
+
+void Host::restart() {
+    for (auto& s : sims_) s->reset(ctx_.seed);
+    carry_s_ = 0.0;
+    ticks_ = 0;
+}
+
+std::string Host::set_param(Simulation& s, std::string_view name, std::string_view value) {
+    for (Param& p : s.params()) {
+        if (p.name != name) continue;
+        double v = 0.0;
+        if (!parse_value(value, v)) return "'" + std::string(name) + "' needs a number, got '" + std::string(value) + "'";
+        std::string err = check_param_value(p, v);
+        if (!err.empty()) return err;
+        if (p.get() != v) {
+            p.set(v);
+            if (p.restart) s.reset(ctx_.seed);
+        }
+        return {};
+    }
+    return "unknown setting '" + std::string(name) + "' for playground '" + std::string(s.name()) + "'";
+}
+
+std::string Host::set(std::string_view name, std::string_view value) {
+    if (name == "playground") {
+        const int i = find(value);
+        if (i < 0) return "unknown playground '" + std::string(value) + "'";
+        select(static_cast<std::size_t>(i));
+        return {};
+    }
+    double v = 0.0;
+    const bool number = parse_value(value, v);
+    if (name == "seed") {
+        if (!number || v < 0 || v > kMaxSeed || v != std::floor(v))
+            return "'seed' must be a whole number from 0 to 9007199254740991, got '" + std::string(value) + "'";
+        ctx_.seed = static_cast<std::uint64_t>(v);
+        restart();
+        return {};
+    }
+    if (name == "tick_hz") {
+        if (!number || v < 10 || v > 120 || v != std::floor(v))
+            return "'tick_hz' must be a whole number from 10 to 120, got '" + std::string(value) + "'";
+        ctx_.tick_hz = static_cast<int>(v);
+        return {};
+    }
+    if (name == "speed") {
+        if (!number || v < 0.25 || v > 4.0) return "'speed' must be from 0.25 to 4, got '" + std::string(value) + "'";
+        ctx_.speed = v;
+        return {};
+    }
+    if (name == "paused") {
+        if (!number || (v != 0.0 && v != 1.0)) return "'paused' must be 0 or 1, got '" + std::string(value) + "'";
+        ctx_.paused = v != 0.0;
+        return {};
+    }
+    return set_param(current(), name, value);
+}
+
+std::vector<std::string> Host::apply_url(std::string_view hash) {
+    std::vector<std::string> errors;
+    if (!hash.empty() && hash.front() == '#') hash.remove_prefix(1);
+    if (hash.empty()) return errors;
+    const std::size_t slash = hash.find('/');
+    const std::string_view name = hash.substr(0, slash);
+    if (!name.empty()) {
+        const std::string err = set("playground", name);
+        if (!err.empty()) {
+            errors.push_back("bad URL: " + err);
+            return errors;  // settings after it belong to a playground we do not have
+        }
+    }
+    if (slash == std::string_view::npos) return errors;
+    std::string_view rest = hash.substr(slash + 1);
+    // Context keys first so a seed in the middle of the hash cannot undo settings after it.
+    std::vector<std::pair<std::string_view, std::string_view>> pairs;
+    while (!rest.empty()) {
+        const std::size_t amp = rest.find('&');
+        const std::string_view part = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+        if (part.empty()) continue;
+        const std::size_t eq = part.find('=');
+        if (eq == std::string_view::npos) {
+            errors.push_back("bad URL parameter '" + std::string(part) + "': expected key=value");
+            continue;
+        }
+        pairs.emplace_back(part.substr(0, eq), part.substr(eq + 1));
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        for (const auto& [key, value] : pairs) {
+            const bool context_key = key == "seed" || key == "tick_hz" || key == "speed" || key == "paused";
+            if (context_key != (pass == 0)) continue;
+            const std::string err = set(key, value);
+            if (!err.empty()) errors.push_back("bad URL parameter '" + std::string(key) + "': " + err);
+        }
+    }
+    return errors;
+}
+
+std::string Host::url() const {
+    std::string out = "#";
+    out += current().name();
+    out += "/seed=" + format_number(static_cast<double>(ctx_.seed));
+    out += "&tick_hz=" + format_number(ctx_.tick_hz);
+    if (ctx_.speed != 1.0) out += "&speed=" + format_number(ctx_.speed);
+    if (ctx_.paused) out += "&paused=1";
+    for (const Param& p : current().params()) {
+        out += "&" + p.name + "=" + format_number(p.get());
+    }
+    return out;
+}
+
+std::string Host::state_json() const {
+    const Simulation& s = current();
+    std::string out = "{\"playground\":";
+    append_json_string(out, s.name());
+    out += ",\"tick\":" + std::to_string(ticks_);
+    out += ",\"time_s\":";
+    append_json_number(out, s.time_s());
+    out += ",\"paused\":";
+    out += ctx_.paused ? "true" : "false";
+    out += ",\"seed\":" + format_number(static_cast<double>(ctx_.seed));
+    out += ",\"tick_hz\":" + std::to_string(ctx_.tick_hz);
+    out += ",\"speed\":";
+    append_json_number(out, ctx_.speed);
+    out += ",\"settings\":{";
+    bool first = true;
+    for (const Param& p : s.params()) {
+        if (!first) out += ',';
+        first = false;
+        append_json_string(out, p.name);
+        out += ':';
+        append_json_number(out, p.get());
+    }
+    out += "},\"meters\":{";
+    std::vector<Meter> meters;
+    s.meters(meters);
+    first = true;
+    for (const Meter& m : meters) {
+        if (!first) out += ',';
+        first = false;
+        append_json_string(out, m.name);
+        out += ':';
+        append_json_number(out, m.value);
+    }
+    char sum[24];
+    std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(s.checksum()));
+    out += "},\"checksum\":\"";
+    out += sum;
+    out += "\"}";
+    return out;
+}
+
+std::string Host::playgrounds_json() const {
+    std::string out = "[";
+    for (std::size_t i = 0; i < sims_.size(); ++i) {
+        if (i) out += ',';
+        out += "{\"name\":";
+        append_json_string(out, sims_[i]->name());
+        out += ",\"title\":";
+        append_json_string(out, sims_[i]->title());
+        out += '}';
+    }
+    out += ']';
+    return out;
+}
+
+}  // namespace vantage::play

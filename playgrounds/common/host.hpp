@@ -1,0 +1,81 @@
+// Host: the playgrounds and their one shared context (pause, single step, restart, tick
+// rate, seed), UI-free. It turns wall-clock frame time into fixed ticks, and it is the one
+// place settings arrive from outside the process: the URL hash, the JS API, the desktop
+// command line. Every such input is validated; a bad one is reported and changes nothing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "simulation.hpp"
+
+namespace vantage::play {
+
+struct Context {
+    bool paused = false;
+    int tick_hz = 60;          // fixed simulation rate, ticks per simulated second (10..120)
+    std::uint64_t seed = 1;    // every simulation is reset from this (0..2^53-1)
+    double speed = 1.0;        // simulated seconds per wall second (0.25..4)
+};
+
+class Host {
+public:
+    explicit Host(std::vector<std::unique_ptr<Simulation>> sims);
+
+    std::size_t count() const { return sims_.size(); }
+    Simulation& sim(std::size_t i) { return *sims_[i]; }
+    std::size_t active() const { return active_; }
+    Simulation& current() { return *sims_[active_]; }
+    const Simulation& current() const { return *sims_[active_]; }
+    // Index of the playground called `name`, or -1.
+    int find(std::string_view name) const;
+    void select(std::size_t index);
+
+    const Context& context() const { return ctx_; }
+    void set_paused(bool paused) { ctx_.paused = paused; }
+    // Runs the active simulation for `wall_dt_s` of wall time (scaled by speed), in whole
+    // fixed ticks; leftover time carries to the next call. At most `max_ticks` run per call
+    // so a stalled tab does not spiral. Returns ticks run.
+    int advance(double wall_dt_s, int max_ticks = 8);
+    // One tick now, paused or not.
+    void single_step();
+    // Resets every simulation from the context's seed.
+    void restart();
+
+    // "#name/key=value&key=value" (the leading '#' optional). Applies what is valid; returns
+    // one message per rejected part.
+    std::vector<std::string> apply_url(std::string_view hash);
+    // The active playground and every setting, in the same format.
+    std::string url() const;
+    // Sets a context setting ("seed", "tick_hz", "speed", "paused"), "playground", or a
+    // setting of the active playground from text. Empty string on success, else the reason.
+    std::string set(std::string_view name, std::string_view value);
+    // {"playground":..., "tick":..., "time_s":..., "paused":..., "seed":..., "settings":{...},
+    //  "meters":{...}, "checksum":"..."}
+    std::string state_json() const;
+    // [{"name":..., "title":...}, ...]
+    std::string playgrounds_json() const;
+    std::uint64_t ticks() const { return ticks_; }
+
+private:
+    std::string set_param(Simulation& s, std::string_view name, std::string_view value);
+
+    std::vector<std::unique_ptr<Simulation>> sims_;
+    std::size_t active_ = 0;
+    Context ctx_;
+    double carry_s_ = 0.0;
+    std::uint64_t ticks_ = 0;
+};
+
+// Parses a finite number or true/false/on/off; false on anything else (including trailing
+// junk, empty text, "nan" and "inf").
+bool parse_value(std::string_view text, double& out);
+// Appends `s` to `out` as a JSON string literal.
+void append_json_string(std::string& out, std::string_view s);
+// Appends a JSON number (non-finite values become null).
+void append_json_number(std::string& out, double v);
+
+}  // namespace vantage::play

@@ -1,0 +1,37 @@
+#include "simulation.hpp"
+
+#include <bit>
+#include <cmath>
+#include <sstream>
+
+#include "vantage/random.hpp"
+
+namespace vantage::play {
+
+std::string check_param_value(const Param& p, double value) {
+    std::ostringstream msg;
+    if (!std::isfinite(value)) {
+        msg << "'" << p.name << "' must be a finite number";
+        return msg.str();
+    }
+    if (p.kind == Param::Kind::Bool && value != 0.0 && value != 1.0) {
+        msg << "'" << p.name << "' is a switch: use 0 or 1 (or true/false)";
+        return msg.str();
+    }
+    if (p.kind == Param::Kind::Int && value != std::floor(value)) {
+        msg << "'" << p.name << "' must be a whole number";
+        return msg.str();
+    }
+    if (value < p.min || value > p.max) {
+        msg << "'" << p.name << "' must be between " << p.min << " and " << p.max << " (got " << value
+            << ")";
+        return msg.str();
+    }
+    return {};
+}
+
+std::uint64_t fold(std::uint64_t h, std::uint64_t v) { return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))); }
+
+std::uint64_t fold(std::uint64_t h, double v) { return fold(h, std::bit_cast<std::uint64_t>(v)); }
+
+}  // namespace vantage::play

@@ -1,0 +1,68 @@
+// The headless half of a playground: one deterministic simulation with named settings and
+// meters. UI-free by contract (no SDL, ImGui or Emscripten here); the desktop app, the web
+// page, the report tool and the tests all drive the same object.
+//
+// Time is an argument: step() advances exactly one fixed tick of dt_s seconds. Randomness
+// comes only from the seed given to reset(). A simulation never reads a clock.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vantage::play {
+
+// One tunable setting. Values travel as doubles (URL hash, JS API, sliders); `kind` says how
+// to show and validate them. `restart` settings rebuild the world when changed.
+struct Param {
+    enum class Kind { Real, Int, Bool };
+    std::string name;   // URL key, e.g. "theta"
+    std::string label;  // shown beside the slider
+    std::string unit;   // "ms", "%", "KiB/s", or empty
+    std::string help;   // one line: what it does
+    Kind kind = Kind::Real;
+    double min = 0.0;
+    double max = 1.0;
+    bool restart = false;
+    std::function<double()> get;
+    std::function<void(double)> set;
+};
+
+// One measured reading. `value` is always measured, never a constant standing in.
+struct Meter {
+    std::string name;  // JSON key, e.g. "windowed_kib_s"
+    std::string unit;
+    double value = 0.0;
+};
+
+class Simulation {
+public:
+    virtual ~Simulation() = default;
+    virtual std::string_view name() const = 0;   // URL name, e.g. "blackhole"
+    virtual std::string_view title() const = 0;  // tab label
+    virtual void reset(std::uint64_t seed) = 0;
+    virtual void step(double dt_s) = 0;
+    std::vector<Param>& params() { return params_; }
+    const std::vector<Param>& params() const { return params_; }
+    virtual void meters(std::vector<Meter>& out) const = 0;
+    // A digest of the whole simulated state: equal across platforms for equal seeds.
+    virtual std::uint64_t checksum() const = 0;
+    // Simulated seconds since reset.
+    virtual double time_s() const = 0;
+
+protected:
+    std::vector<Param> params_;  // filled by the constructor; get/set capture `this`
+};
+
+// Validates `value` against `p` (finite, inside [min, max], integral for Int, 0/1 for Bool).
+// Returns an empty string when acceptable, otherwise a message naming the setting.
+std::string check_param_value(const Param& p, double value);
+
+// Folds a value into a running checksum (used by every simulation's checksum()).
+std::uint64_t fold(std::uint64_t h, std::uint64_t v);
+std::uint64_t fold(std::uint64_t h, double v);
+
+}  // namespace vantage::play

@@ -1,0 +1,64 @@
+#include "meter/meter_sim.hpp"
+
+#include <cmath>
+
+namespace vantage::play {
+
+MeterSim::MeterSim() {
+    auto real = [this](const char* name, const char* label, const char* unit, const char* help, double lo,
+                       double hi, double MeterSettings::*field) {
+        params_.push_back(Param{name, label, unit, help, Param::Kind::Real, lo, hi, false,
+                                [this, field] { return settings_.*field; },
+                                [this, field](double v) { settings_.*field = v; }});
+    };
+    real("rate_kib", "true rate", "KiB/s", "rate of the stream before the step", 1.0, 2000.0, &MeterSettings::rate_kib);
+    real("step_to_kib", "rate after step", "KiB/s", "rate of the stream after the step", 1.0, 2000.0,
+         &MeterSettings::step_to_kib);
+    real("step_at_s", "step at", "s", "simulated time at which the true rate steps", 0.0, 600.0,
+         &MeterSettings::step_at_s);
+    real("burst", "burstiness", "", "0: every tick carries the mean; 1: each tick carries 0..2x the mean", 0.0, 1.0,
+         &MeterSettings::burst);
+}
+
+void MeterSim::reset(std::uint64_t seed) {
+    rng_ = XorShift(mix64(seed ^ 0x6d65746572ULL));
+    meter_.reset();
+    meter_.elapsed(0.0);
+    time_s_ = 0.0;
+    packets_ = 0;
+}
+
+double MeterSim::true_kib(double t_s) const {
+    return t_s >= settings_.step_at_s ? settings_.step_to_kib : settings_.rate_kib;
+}
+
+void MeterSim::step(double dt_s) {
+    const double mean_bytes = true_kib(time_s_) * 1024.0 * dt_s;
+    const double factor = (1.0 - settings_.burst) + settings_.burst * 2.0 * rng_.unit();
+    time_s_ += dt_s;
+    meter_.elapsed(time_s_ * 1000.0);
+    meter_.add(std::round(mean_bytes * factor));
+    ++packets_;
+}
+
+void MeterSim::meters(std::vector<Meter>& out) const {
+    const double truth = true_kib(time_s_);
+    const double windowed = meter_.per_sec() / 1024.0;
+    const double lifetime = meter_.lifetime_per_sec() / 1024.0;
+    out.push_back({"true_kib_s", "KiB/s", truth});
+    out.push_back({"windowed_kib_s", "KiB/s", windowed});
+    out.push_back({"lifetime_kib_s", "KiB/s", lifetime});
+    out.push_back({"windowed_error_pct", "%", truth > 0 ? 100.0 * (windowed - truth) / truth : 0.0});
+    out.push_back({"lifetime_error_pct", "%", truth > 0 ? 100.0 * (lifetime - truth) / truth : 0.0});
+    out.push_back({"packets", "", static_cast<double>(packets_)});
+}
+
+std::uint64_t MeterSim::checksum() const {
+    std::uint64_t h = fold(0, time_s_);
+    h = fold(h, meter_.total());
+    h = fold(h, meter_.per_sec());
+    h = fold(h, rng_.state());
+    return fold(h, packets_);
+}
+
+}  // namespace vantage::play
