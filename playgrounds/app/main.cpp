@@ -4,7 +4,9 @@
 //
 // Command line (desktop): vantage_app [--frames N] [SETTINGS]
 //   SETTINGS uses the URL hash format, e.g. 'meter/seed=7&rate_kib=100'.
-//   --frames N  quit after N frames (smoke tests). Bad flags or settings: message, exit 2.
+//   --frames N         quit after N frames (smoke tests).
+//   --screenshot FILE  with --frames: write the last frame as a binary PPM.
+//   Bad flags or settings: a message and exit status 2.
 #include <SDL.h>
 
 #include <cstdio>
@@ -48,7 +50,8 @@ struct App {
     long frames_left = -1;  // -1: run until closed
     bool running = true;
     std::size_t shown_tab = 0;  // the playground whose tab ImGui last drew
-    std::string status;  // last rejected setting, shown in the context bar
+    std::string status;      // last rejected setting, shown in the context bar
+    std::string screenshot;  // --screenshot: binary PPM of the last frame (desktop tests)
 };
 
 App* g_app = nullptr;  // the page's C API reaches the app through this
@@ -126,6 +129,22 @@ void draw_ui(App& app) {
     ImGui::End();
 }
 
+// Writes the back buffer as a binary PPM (top row first). Desktop smoke tests read it.
+void save_screenshot(const std::string& path, int w, int h) {
+    std::vector<unsigned char> pixels(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) {
+        std::fprintf(stderr, "cannot write screenshot %s\n", path.c_str());
+        return;
+    }
+    std::fprintf(f, "P6\n%d %d\n255\n", w, h);
+    const std::size_t row = static_cast<std::size_t>(w) * 3;
+    for (int y = h - 1; y >= 0; --y) std::fwrite(pixels.data() + static_cast<std::size_t>(y) * row, 1, row, f);
+    std::fclose(f);
+}
+
 void frame(void* arg) {
     App& app = *static_cast<App*>(arg);
     SDL_Event event;
@@ -168,6 +187,7 @@ void frame(void* arg) {
     glClearColor(0.07f, 0.08f, 0.10f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (app.frames_left == 1 && !app.screenshot.empty()) save_screenshot(app.screenshot, w, h);
     SDL_GL_SwapWindow(app.window);
 
     if (app.frames_left > 0 && --app.frames_left == 0) app.running = false;
@@ -177,7 +197,7 @@ void frame(void* arg) {
 }
 
 int usage(const char* argv0, const std::string& error) {
-    std::fprintf(stderr, "%s: %s\nusage: %s [--frames N] [playground/key=value&key=value...]\n", argv0, error.c_str(),
+    std::fprintf(stderr, "%s: %s\nusage: %s [--frames N [--screenshot FILE]] [playground/key=value&key=value...]\n", argv0, error.c_str(),
                  argv0);
     return 2;
 }
@@ -207,6 +227,8 @@ int main(int argc, char** argv) {
             char* end = nullptr;
             app.frames_left = std::strtol(argv[++i], &end, 10);
             if (*end != '\0' || app.frames_left <= 0) return usage(argv[0], "--frames needs a positive whole number");
+        } else if (arg == "--screenshot" && i + 1 < argc) {
+            app.screenshot = argv[++i];
         } else if (arg == "--help" || arg == "-h") {
             usage(argv[0], "help");
             return 0;
@@ -314,6 +336,13 @@ const char* vantage_apply_hash(const char* hash) {
     out.clear();
     for (const std::string& e : g_app->host.apply_url(hash ? hash : "")) out += e + "\n";
     return out.c_str();
+}
+
+// One fixed tick now, paused or not (the page's Step, and deterministic tests).
+void vantage_step() {
+    g_app->host.single_step();
+    g_app->meters.clear();
+    g_app->host.current().meters(g_app->meters);
 }
 
 const char* vantage_url() {

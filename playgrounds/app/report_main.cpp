@@ -29,6 +29,10 @@ int usage(const std::string& error) {
 int main(int argc, char** argv) {
     if (argc < 2) return usage("missing playground");
     const std::string name = argv[1];
+    if (name == "--list") {  // one playground name per line (used by ./vantage test)
+        for (const PlaygroundEntry& e : playground_catalog()) std::printf("%s\n", e.name);
+        return 0;
+    }
     if (name == "--help" || name == "-h" || name == "help") {
         usage("help");
         return 0;

@@ -1,6 +1,6 @@
 #include "simulation.hpp"
 
-#include <bit>
+#include "vantage/bit_cast.hpp"
 #include <cmath>
 #include <sstream>
 
@@ -32,6 +32,6 @@ std::string check_param_value(const Param& p, double value) {
 
 std::uint64_t fold(std::uint64_t h, std::uint64_t v) { return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))); }
 
-std::uint64_t fold(std::uint64_t h, double v) { return fold(h, std::bit_cast<std::uint64_t>(v)); }
+std::uint64_t fold(std::uint64_t h, double v) { return fold(h, vantage::bit_cast<std::uint64_t>(v)); }
 
 }  // namespace vantage::play

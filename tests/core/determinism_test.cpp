@@ -2,7 +2,7 @@
 // The golden value is printed on failure so a deliberate change can re-pin it.
 #include <gtest/gtest.h>
 
-#include <bit>
+#include "vantage/bit_cast.hpp"
 #include <cstdio>
 
 #include "vantage/random.hpp"
@@ -25,9 +25,9 @@ std::uint64_t seeded_workload(std::uint64_t seed) {
         v = (v + accel * (1.0f / 60.0f)) * 0.999f;
         p += v * (1.0f / 60.0f);
         if (tick % 100 == 0) {
-            h = mix64(h ^ std::bit_cast<std::uint64_t>(meter.per_sec()));
-            h = mix64(h ^ std::bit_cast<std::uint32_t>(p.x) ^ (std::uint64_t{std::bit_cast<std::uint32_t>(p.y)} << 32));
-            h = mix64(h ^ std::bit_cast<std::uint32_t>(p.normalize().length() + v.length()));
+            h = mix64(h ^ vantage::bit_cast<std::uint64_t>(meter.per_sec()));
+            h = mix64(h ^ vantage::bit_cast<std::uint32_t>(p.x) ^ (std::uint64_t{vantage::bit_cast<std::uint32_t>(p.y)} << 32));
+            h = mix64(h ^ vantage::bit_cast<std::uint32_t>(p.normalize().length() + v.length()));
         }
     }
     return h;

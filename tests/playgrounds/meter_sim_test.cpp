@@ -14,6 +14,18 @@ std::uint64_t run(std::uint64_t seed, int ticks) {
     return sim.checksum();
 }
 
+// The browser test (tests/browser/run.mjs) checks the wasm page against the same file.
+TEST(MeterSim, GoldenChecksumIsPinnedForNativeWasmAndTheBrowser) {
+    std::FILE* f = std::fopen(VANTAGE_TESTS_DIR "/playgrounds/golden_meter_checksum.txt", "r");
+    ASSERT_NE(f, nullptr);
+    char golden[32] = {};
+    ASSERT_EQ(std::fscanf(f, "%31s", golden), 1);
+    std::fclose(f);
+    char got[32];
+    std::snprintf(got, sizeof got, "%016llx", static_cast<unsigned long long>(run(5, 600)));
+    EXPECT_STREQ(got, golden) << "actual checksum: " << got;
+}
+
 TEST(MeterSim, SameSeedSameChecksumAndADifferentSeedDiffers) {
     EXPECT_EQ(run(5, 600), run(5, 600));
     EXPECT_NE(run(5, 600), run(6, 600));

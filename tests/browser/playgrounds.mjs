@@ -1,0 +1,1 @@
+export function register(suite) { void suite; }

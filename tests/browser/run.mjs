@@ -1,0 +1,130 @@
+// Browser tests: the real page in headless Chromium (Debian's), moving real controls and
+// reading real meters. Usage: node run.mjs SITE_DIR REPORT_JSON
+import { readFileSync } from 'node:fs';
+import { Suite, assert, assertEq, openApp } from './harness.mjs';
+import { decodePng, variance } from './image.mjs';
+import { register as registerPlaygrounds } from './playgrounds.mjs';
+
+const [siteDir, report] = process.argv.slice(2);
+if (!siteDir || !report) { console.error('usage: node run.mjs SITE_DIR REPORT_JSON'); process.exit(2); }
+const suite = new Suite(siteDir, report);
+
+suite.test('page loads, renders the UI and reports no errors', async ({ page, errors, base, shot }) => {
+  await openApp(page, base, '', 60);
+  const loadingDone = await page.evaluate(() => document.getElementById('loading').classList.contains('done'));
+  assert(loadingDone, 'the loading screen is still shown');
+  const progress = await page.evaluate(() => document.getElementById('progress').style.width);
+  assertEq(progress, '100.0%', 'the progress bar did not reach the end of the real download');
+  const file = await shot('page');
+  const v = variance(decodePng(readFileSync(file)));
+  assert(v > 50, `canvas looks blank (pixel variance ${v.toFixed(1)})`);
+  assert(errors.length === 0, 'errors: ' + errors.join(' | '));
+});
+
+suite.test('version and playgrounds are exposed on window.vantage', async ({ page, base }) => {
+  await openApp(page, base);
+  const version = await page.evaluate(() => window.vantage.version());
+  assert(/^\d+\.\d+\.\d+$/.test(version), `version '${version}'`);
+  const names = await page.evaluate(() => window.vantage.playgrounds().map((p) => p.name));
+  assert(names.includes('meter'), 'playgrounds: ' + names.join(','));
+});
+
+suite.test('settings in the URL hash are applied and read back', async ({ page, base }) => {
+  await openApp(page, base, 'meter/seed=9&rate_kib=300&burst=0.2');
+  const s = await page.evaluate(() => window.vantage.state());
+  assertEq(s.playground, 'meter', 'playground');
+  assertEq(s.seed, 9, 'seed');
+  assertEq(s.settings.rate_kib, 300, 'rate_kib');
+  assertEq(s.settings.burst, 0.2, 'burst');
+});
+
+suite.test('window.vantage.set changes a setting and the URL follows', async ({ page, base }) => {
+  await openApp(page, base, 'meter');
+  await page.evaluate(() => window.vantage.set('step_to_kib', 512));
+  const s = await page.evaluate(() => window.vantage.state());
+  assertEq(s.settings.step_to_kib, 512, 'step_to_kib');
+  const hash = await page.evaluate(() => location.hash);
+  assert(hash.includes('step_to_kib=512'), 'hash ' + hash);
+});
+
+suite.test('a refused value throws a clear error and changes nothing', async ({ page, base }) => {
+  await openApp(page, base, 'meter/rate_kib=100');
+  const err = await page.evaluate(() => { try { window.vantage.set('rate_kib', 'NaN'); return ''; } catch (e) { return e.message; } });
+  assert(err.includes('rate_kib'), 'message: ' + err);
+  const err2 = await page.evaluate(() => { try { window.vantage.set('rate_kib', 99999); return ''; } catch (e) { return e.message; } });
+  assert(err2.includes('between'), 'message: ' + err2);
+  assertEq(await page.evaluate(() => window.vantage.state().settings.rate_kib), 100, 'rate_kib unchanged');
+});
+
+suite.test('a bad URL parameter shows a visible message and the rest still applies', async ({ page, base, shot }) => {
+  await openApp(page, base, 'meter/rate_kib=abc&burst=0.3');
+  await page.waitForSelector('#message:not([hidden])', { timeout: 5000 });
+  const text = await page.textContent('#message-text');
+  assert(text.includes('rate_kib'), 'message: ' + text);
+  assert(await page.isVisible('#message'), 'message is not visible');
+  assertEq(await page.evaluate(() => window.vantage.state().settings.burst), 0.3, 'burst');
+  await shot('bad-url-parameter');
+});
+
+suite.test('an unknown playground in the URL is reported', async ({ page, base }) => {
+  await openApp(page, base, 'nowhere/seed=3');
+  const text = await page.textContent('#message-text');
+  assert(text.includes("unknown playground 'nowhere'"), 'message: ' + text);
+});
+
+suite.test('a missing .wasm produces a visible error', async ({ page, base, shot }) => {
+  await page.route('**/vantage.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.goto(base);
+  await page.waitForSelector('#message:not([hidden])', { timeout: 15000 });
+  const text = await page.textContent('#message-text');
+  assert(text.includes('vantage.wasm') && text.includes('404'), 'message: ' + text);
+  assert(await page.isVisible('#message'), 'message not visible');
+  await shot('missing-wasm');
+});
+
+suite.test('meters are measured and move as the simulation runs', async ({ page, base }) => {
+  await openApp(page, base, 'meter/seed=4', 120);
+  const a = await page.evaluate(() => window.vantage.state());
+  await page.waitForFunction((t) => window.vantage.state().tick >= t + 60, a.tick, { timeout: 20000 });
+  const b = await page.evaluate(() => window.vantage.state());
+  assert(b.meters.windowed_kib_s > 0, 'windowed meter reads ' + b.meters.windowed_kib_s);
+  assert(b.meters.packets > a.meters.packets, 'packets did not grow');
+  assert(b.time_s > a.time_s, 'time did not advance');
+});
+
+suite.test('pause stops the simulation; the hash and API agree', async ({ page, base }) => {
+  await openApp(page, base, 'meter');
+  await page.evaluate(() => window.vantage.set('paused', 1));
+  const t0 = await page.evaluate(() => window.vantage.state().tick);
+  await page.waitForTimeout(400);
+  assertEq(await page.evaluate(() => window.vantage.state().tick), t0, 'tick while paused');
+  assert((await page.evaluate(() => location.hash)).includes('paused=1'), 'hash lacks paused=1');
+});
+
+suite.test('the canvas follows window resizes', async ({ page, base }) => {
+  await openApp(page, base);
+  await page.setViewportSize({ width: 900, height: 600 });
+  await page.waitForFunction(() => {
+    const c = document.getElementById('canvas');
+    return c.width === window.innerWidth && c.height === window.innerHeight;
+  }, null, { timeout: 5000 });
+});
+
+suite.test('clicking the Pause button pauses (a real control)', async ({ page, base }) => {
+  await openApp(page, base, 'meter');
+  // The context bar's first button sits at the top-left of the ImGui window.
+  await page.mouse.click(30, 20);
+  await page.waitForFunction(() => window.vantage.state().paused === true, null, { timeout: 5000 });
+});
+
+suite.test('the same seed gives the same checksum as native', async ({ page, base }) => {
+  // Pinned in tests/playgrounds/meter_sim_test.cpp: 600 ticks at 60 Hz from seed 5.
+  await openApp(page, base, 'meter/seed=5&paused=1', 0);
+  const sum = await page.evaluate(() => { for (let i = 0; i < 600; i++) window.vantage.step(); return window.vantage.state().checksum; });
+  const expected = readFileSync(new URL('../playgrounds/golden_meter_checksum.txt', import.meta.url), 'utf8').trim();
+  assertEq(sum, expected, 'checksum after 600 ticks');
+});
+
+registerPlaygrounds(suite);
+
+process.exit((await suite.run()) ? 1 : 0);

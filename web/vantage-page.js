@@ -1,0 +1,120 @@
+// The page glue: real .wasm download progress, visible errors, the URL hash kept in sync
+// with the app's settings, and window.vantage (a small API for tests and embedding).
+// The app itself (vantage.js + vantage.wasm) is emitted by Emscripten from playgrounds/app.
+'use strict';
+(function () {
+  const canvas = document.getElementById('canvas');
+  const loading = document.getElementById('loading');
+  const progress = document.getElementById('progress');
+  const progressText = document.getElementById('progress-text');
+  const message = document.getElementById('message');
+  const messageText = document.getElementById('message-text');
+  document.getElementById('message-close').onclick = () => { message.hidden = true; };
+
+  // kind: 'error' (the app cannot run) or 'warning' (something was refused; the app runs).
+  function showMessage(text, kind) {
+    messageText.textContent = text;
+    message.className = kind || 'error';
+    message.hidden = false;
+    message.dataset.kind = kind || 'error';
+  }
+  function fail(text) {
+    loading.classList.add('done');
+    showMessage(text, 'error');
+    window.vantageFailed = text;
+  }
+
+  const api = { ready: false };
+  window.vantage = api;
+
+  function call(name, ret, types, args) {
+    return Module.ccall(name, ret, types || [], args || []);
+  }
+
+  function syncHash() {
+    if (!api.ready) return;
+    const url = call('vantage_url', 'string');
+    if (url !== location.hash) history.replaceState(null, '', url);
+  }
+
+  function applyHash(hash) {
+    const errors = call('vantage_apply_hash', 'string', ['string'], [hash]);
+    if (errors) showMessage('Some settings in the link were not applied:\n' + errors.trim(), 'warning');
+    syncHash();
+  }
+
+  function installApi() {
+    api.version = () => call('vantage_version', 'string');
+    api.playgrounds = () => JSON.parse(call('vantage_playgrounds', 'string'));
+    api.state = () => JSON.parse(call('vantage_state', 'string'));
+    api.url = () => call('vantage_url', 'string');
+    // One fixed tick now, paused or not.
+    api.step = () => { call('vantage_step', null); };
+    // Throws an Error with the reason when the value is refused; nothing changes then.
+    api.set = (name, value) => {
+      const err = call('vantage_set', 'string', ['string', 'string'], [String(name), String(value)]);
+      if (err) throw new Error(err);
+      syncHash();
+      return true;
+    };
+    api.ready = true;
+  }
+
+  window.Module = {
+    canvas: canvas,
+    print: (text) => console.log(text),
+    printErr: (text) => console.warn(text),
+    onAbort: (what) => fail('The simulation stopped with an error: ' + what + '. Reload the page to start again.'),
+    // Called by main() once the window and ImGui exist, before the first frame.
+    onAppReady: () => {
+      installApi();
+      loading.classList.add('done');
+      if (location.hash.length > 1) applyHash(location.hash);
+      syncHash();
+      window.addEventListener('hashchange', () => applyHash(location.hash));
+      setInterval(syncHash, 250);
+      window.dispatchEvent(new Event('vantage-ready'));
+    },
+  };
+
+  window.addEventListener('error', (e) => { if (!api.ready) fail('Vantage could not start: ' + e.message); });
+
+  // Fetch the .wasm ourselves so the bar shows the real download, then hand it over.
+  async function loadWasm() {
+    let response;
+    try {
+      response = await fetch('vantage.wasm');
+    } catch (e) {
+      throw new Error('vantage.wasm could not be fetched (' + e.message + ')');
+    }
+    if (!response.ok) throw new Error('vantage.wasm: HTTP ' + response.status + ' ' + response.statusText);
+    const total = Number(response.headers.get('Content-Length')) || 0;
+    const reader = response.body.getReader();
+    const chunks = [];
+    let received = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      received += value.length;
+      const pct = total ? Math.min(100, (100 * received) / total) : 0;
+      progress.style.width = pct.toFixed(1) + '%';
+      progressText.textContent = 'Loading the simulation… ' + (received / 1048576).toFixed(2) + ' MiB' +
+        (total ? ' of ' + (total / 1048576).toFixed(2) + ' MiB' : '');
+    }
+    const bytes = new Uint8Array(received);
+    let offset = 0;
+    for (const c of chunks) { bytes.set(c, offset); offset += c.length; }
+    return bytes;
+  }
+
+  loadWasm().then((bytes) => {
+    if (typeof WebAssembly !== 'object') throw new Error('this browser has no WebAssembly');
+    window.Module.wasmBinary = bytes;
+    progressText.textContent = 'Starting…';
+    const script = document.createElement('script');
+    script.src = 'vantage.js';
+    script.onerror = () => fail('Vantage could not load: vantage.js is missing.');
+    document.body.appendChild(script);
+  }).catch((e) => fail('Vantage could not load: ' + e.message));
+})();
