@@ -99,6 +99,7 @@
       received += value.length;
       const pct = total ? Math.min(100, (100 * received) / total) : 0;
       progress.style.width = pct.toFixed(1) + '%';
+      progress.dataset.bytes = String(received);
       progressText.textContent = 'Loading the simulation… ' + (received / 1048576).toFixed(2) + ' MiB' +
         (total ? ' of ' + (total / 1048576).toFixed(2) + ' MiB' : '');
     }

@@ -49,6 +49,7 @@ struct App {
     Uint64 last_counter = 0;
     long frames_left = -1;  // -1: run until closed
     bool running = true;
+    double next_sample_s = 0.0;  // simulated time of the next history sample
     std::size_t shown_tab = 0;  // the playground whose tab ImGui last drew
     std::string status;      // last rejected setting, shown in the context bar
     std::string screenshot;  // --screenshot: binary PPM of the last frame (desktop tests)
@@ -173,7 +174,14 @@ void frame(void* arg) {
     if (app.host.advance(wall_dt) > 0 || app.meters.empty()) {
         app.meters.clear();
         app.host.current().meters(app.meters);
-        app.history.record(app.meters);
+        // History is sampled in simulated time (every 0.25 s), so a plot spans the same
+        // simulated minute whatever the frame rate or speed.
+        const double t = app.host.current().time_s();
+        if (t < app.next_sample_s - 1.0) app.next_sample_s = 0.0;  // restarted
+        if (t >= app.next_sample_s) {
+            app.history.record(app.meters);
+            app.next_sample_s = t + 0.25;
+        }
     }
 
     ImGui_ImplOpenGL3_NewFrame();
