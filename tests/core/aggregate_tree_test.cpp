@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <vector>
@@ -32,7 +32,7 @@ std::vector<WeightedPoint> scene(std::uint64_t seed, std::size_t n, float extent
     for (std::size_t i = 0; i < n; ++i) {
         const float w = rng.chance(0.1f) ? 0.0f : rng.range(0.5f, 20.0f);
         if (i > 0 && rng.chance(0.05f)) {
-            const WeightedPoint copy = points[rng.below(points.size())];
+            const WeightedPoint copy = points[static_cast<std::size_t>(rng.below(points.size()))];
             points.push_back({copy.x, copy.y, w});
         } else if (rng.chance(0.3f)) {
             points.push_back({cx + rng.range(-8.0f, 8.0f), cy + rng.range(-8.0f, 8.0f), w});
@@ -41,6 +41,13 @@ std::vector<WeightedPoint> scene(std::uint64_t seed, std::size_t n, float extent
         }
     }
     return points;
+}
+
+// The float's bits (memcpy rather than std::bit_cast: the wasm toolchain's libc++ lacks it).
+std::uint64_t bits(float f) {
+    std::uint32_t u = 0;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
 }
 
 double total_weight(const std::vector<WeightedPoint>& points) {
@@ -237,7 +244,7 @@ TEST(AggregateTree, MatchesTheBruteForceOracleOverManySeeds) {
     AggregateTree tree;
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
         XorShift rng(mix64(seed));
-        const auto points = scene(seed, 1 + rng.below(200), 3000.0f);
+        const auto points = scene(seed, 1 + static_cast<std::size_t>(rng.below(200)), 3000.0f);
         const int max_depth = 1 + static_cast<int>(rng.below(12));
         const bool fixed = seed % 2 == 0;
         if (fixed) {
@@ -569,8 +576,8 @@ TEST(AggregateTree, TheSameInputGivesTheSameTreeEverywhere) {
         tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 10);
         tree.summarize(static_cast<float>(seed) * 300.0f, 1000.0f, 0.5f, out);
         for (const Summary& s : out) {
-            h = mix64(h ^ std::bit_cast<std::uint32_t>(s.x) ^ (std::uint64_t{std::bit_cast<std::uint32_t>(s.y)} << 32));
-            h = mix64(h ^ std::bit_cast<std::uint32_t>(s.weight) ^ (std::uint64_t{s.count} << 32));
+            h = mix64(h ^ bits(s.x) ^ (bits(s.y) << 32));
+            h = mix64(h ^ bits(s.weight) ^ (std::uint64_t{s.count} << 32));
             h = mix64(h ^ tree.members(s)[0]);
         }
     }
