@@ -179,10 +179,21 @@ AggregateTree::Sums AggregateTree::build_node(std::uint32_t begin, std::uint32_t
 }
 
 void AggregateTree::summarize(float x, float y, float theta, std::vector<Summary>& out) const {
+    walk(x, y, 0.0f, theta, out);
+}
+
+void AggregateTree::summarize_around(float x, float y, float radius, float theta, std::vector<Summary>& out) const {
+    assert(!(radius < 0.0f) && "AggregateTree::summarize_around: radius must be >= 0");
+    walk(x, y, std::max(radius, 0.0f), theta, out);
+}
+
+void AggregateTree::walk(float x, float y, float radius, float theta, std::vector<Summary>& out) const {
     out.clear();
     // NaN theta compares false here too: it opens everything, like theta <= 0.
     const bool open_all = !(theta > 0.0f);
-    const double theta_sq = static_cast<double>(theta) * static_cast<double>(theta);
+    const double theta_d = theta;
+    const double theta_sq = theta_d * theta_d;
+    const double reach = theta_d * radius;  // theta * r: 0 for a point viewer
     const double vx = x;
     const double vy = y;
 
@@ -194,11 +205,13 @@ void AggregateTree::summarize(float x, float y, float theta, std::vector<Summary
         const Node& node = nodes_[i];
         bool accept = node.skip == 1;  // a leaf: there is nothing finer to open
         if (!accept && !open_all) {
-            // size < theta * d, squared and in double: no square root on the hot path and no
-            // float overflow for huge worlds. A NaN viewpoint fails it and opens the node.
+            // size < theta * (d - r), as (size + theta r)^2 < theta^2 d^2 (both sides are
+            // non-negative, and it implies d > r) in double: no square root on the hot path, no
+            // float overflow for huge worlds, and with r = 0 exactly size^2 < theta^2 d^2.
+            // A NaN viewpoint or radius fails it and opens the node.
             const double dx = node.x - vx;
             const double dy = node.y - vy;
-            const double s = node.size;
+            const double s = node.size + reach;
             accept = s * s < theta_sq * (dx * dx + dy * dy);
         }
         if (accept) {

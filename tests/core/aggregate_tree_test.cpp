@@ -69,7 +69,7 @@ struct OracleSummary {
 };
 
 void oracle_walk(const std::vector<WeightedPoint>& points, const std::vector<std::uint32_t>& idx, float cx, float cy,
-                 float size, int depth, int max_depth, float vx, float vy, float theta,
+                 float size, int depth, int max_depth, float vx, float vy, float radius, float theta,
                  std::vector<OracleSummary>& out) {
     double w = 0.0, wx = 0.0, wy = 0.0, px = 0.0, py = 0.0;
     for (const std::uint32_t i : idx) {
@@ -86,7 +86,7 @@ void oracle_walk(const std::vector<WeightedPoint>& points, const std::vector<std
     const double y = weighted ? wy / w : py / n;
     const bool leaf = idx.size() <= 1 || depth >= max_depth;
     const double dist = std::hypot(x - vx, y - vy);
-    if (leaf || (theta > 0.0f && static_cast<double>(size) < static_cast<double>(theta) * dist)) {
+    if (leaf || (theta > 0.0f && static_cast<double>(size) < static_cast<double>(theta) * (dist - radius))) {
         std::vector<std::uint32_t> members = idx;
         std::sort(members.begin(), members.end());
         out.push_back({x, y, w, static_cast<std::uint32_t>(idx.size()), size, members});
@@ -101,7 +101,7 @@ void oracle_walk(const std::vector<WeightedPoint>& points, const std::vector<std
         if (sub.empty()) continue;
         const float quarter = size * 0.25f;
         oracle_walk(points, sub, (q & 1u) != 0 ? cx + quarter : cx - quarter, (q & 2u) != 0 ? cy + quarter : cy - quarter,
-                    size * 0.5f, depth + 1, max_depth, vx, vy, theta, out);
+                    size * 0.5f, depth + 1, max_depth, vx, vy, radius, theta, out);
     }
 }
 
@@ -239,7 +239,8 @@ TEST(AggregateTree, TheSummaryCountGrowsSlowlyWithTheCrowd) {
 
 TEST(AggregateTree, MatchesTheBruteForceOracleOverManySeeds) {
     // Exactly the seed's semantics: same acceptances, same centroids, same members, for
-    // scattered, clumped, duplicated and weightless points, fitted and fixed cells.
+    // scattered, clumped, duplicated and weightless points, fitted and fixed cells; and the
+    // disc walk's criterion size < theta * (d - r) the same way.
     std::vector<Summary> out;
     AggregateTree tree;
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
@@ -259,9 +260,14 @@ TEST(AggregateTree, MatchesTheBruteForceOracleOverManySeeds) {
             const float vx = rng.range(-1000.0f, 4000.0f);
             const float vy = rng.range(-1000.0f, 4000.0f);
             const float theta = rng.range(0.0f, 1.6f);
+            const float radius = view % 2 == 0 ? 0.0f : rng.range(0.0f, 800.0f);
             std::vector<OracleSummary> expected;
-            oracle_walk(points, all, center.x, center.y, tree.root_size(), 0, max_depth, vx, vy, theta, expected);
-            tree.summarize(vx, vy, theta, out);
+            oracle_walk(points, all, center.x, center.y, tree.root_size(), 0, max_depth, vx, vy, radius, theta, expected);
+            if (radius == 0.0f) {
+                tree.summarize(vx, vy, theta, out);
+            } else {
+                tree.summarize_around(vx, vy, radius, theta, out);
+            }
             ASSERT_EQ(out.size(), expected.size()) << "seed " << seed << " view " << view << " theta " << theta;
             // Both are in preorder, quadrants 0..3: compare in sequence.
             for (std::size_t i = 0; i < out.size(); ++i) {
@@ -289,7 +295,12 @@ TEST(AggregateTree, WeightAndCountAreConservedFromAnyViewpointAndAngle) {
         XorShift rng(seed);
         for (int view = 0; view < 10; ++view) {
             const float theta = rng.range(0.0f, 3.0f);
-            tree.summarize(rng.range(-2000.0f, 5000.0f), rng.range(-2000.0f, 5000.0f), theta, out);
+            const Vec2 at{rng.range(-2000.0f, 5000.0f), rng.range(-2000.0f, 5000.0f)};
+            if (view % 2 == 0) {
+                tree.summarize(at, theta, out);
+            } else {
+                tree.summarize_around(at, rng.range(0.0f, 1000.0f), theta, out);
+            }
             double weight = 0.0;
             std::uint64_t count = 0;
             for (const Summary& s : out) {
@@ -310,7 +321,12 @@ TEST(AggregateTree, MembersOfAllSummariesPartitionTheInputs) {
         tree.build(points, 8);
         XorShift rng(seed * 7);
         for (int view = 0; view < 5; ++view) {
-            tree.summarize(rng.range(0.0f, 1000.0f), rng.range(0.0f, 1000.0f), rng.range(0.0f, 2.0f), out);
+            const Vec2 at{rng.range(0.0f, 1000.0f), rng.range(0.0f, 1000.0f)};
+            if (view % 2 == 0) {
+                tree.summarize(at, rng.range(0.0f, 2.0f), out);
+            } else {
+                tree.summarize_around(at, rng.range(0.0f, 300.0f), rng.range(0.0f, 2.0f), out);
+            }
             std::vector<std::uint32_t> seen;
             for (const Summary& s : out) {
                 const auto m = tree.members(s);
@@ -420,6 +436,58 @@ TEST(AggregateTree, ANegativeOrNanAngleIsTheOffSwitchToo) {
         tree.summarize(0.0f, 0.0f, theta, out);
         EXPECT_EQ(member_sets(tree, out), member_sets(tree, exact)) << "theta " << theta;
     }
+}
+
+TEST(AggregateTree, ADiscWalkOfRadiusZeroIsThePointWalk) {
+    std::vector<Summary> point;
+    std::vector<Summary> disc;
+    AggregateTree tree;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        const auto points = scene(seed, 300, 3000.0f);
+        tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 12);
+        XorShift rng(seed);
+        const Vec2 at{rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f)};
+        const float theta = rng.range(0.0f, 1.5f);
+        tree.summarize(at, theta, point);
+        tree.summarize_around(at, 0.0f, theta, disc);
+        ASSERT_EQ(member_sets(tree, point), member_sets(tree, disc)) << "seed " << seed;
+    }
+}
+
+TEST(AggregateTree, ADiscWalkHoldsTheCriterionFromEveryPointOfTheDisc) {
+    // What summarize_around promises: every stand-in satisfies size < theta * distance as
+    // seen from anywhere within the radius, not only from the centre.
+    std::vector<Summary> out;
+    AggregateTree tree;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        XorShift rng(seed);
+        std::vector<WeightedPoint> points;
+        for (int i = 0; i < 300; ++i) points.push_back({rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f), rng.range(1.0f, 5.0f)});
+        tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 24);  // deep enough that leaves hold one point
+        const Vec2 at{rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f)};
+        const float radius = rng.range(100.0f, 700.0f);
+        const float theta = rng.range(0.3f, 1.5f);
+        tree.summarize_around(at, radius, theta, out);
+        for (const Summary& s : out) {
+            if (s.exact()) continue;
+            for (int k = 0; k < 16; ++k) {
+                const float angle = static_cast<float>(k) * 0.3927f;
+                const Vec2 edge = at + Vec2{std::cos(angle), std::sin(angle)} * radius;
+                ASSERT_LT(s.size, theta * distance(edge, s.position())) << "seed " << seed;
+            }
+        }
+    }
+}
+
+TEST(AggregateTree, ANanRadiusGetsFullDetail) {
+    const auto points = scene(6, 100, 500.0f);
+    AggregateTree tree;
+    tree.build(points, 16);
+    std::vector<Summary> exact;
+    std::vector<Summary> out;
+    tree.summarize(0.0f, 0.0f, 0.0f, exact);
+    tree.summarize_around(0.0f, 0.0f, std::numeric_limits<float>::quiet_NaN(), 0.7f, out);
+    EXPECT_EQ(member_sets(tree, out), member_sets(tree, exact));
 }
 
 TEST(AggregateTree, ANonFiniteViewpointGetsFullDetail) {

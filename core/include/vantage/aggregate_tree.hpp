@@ -128,6 +128,18 @@ public:
     void summarize(float x, float y, float theta, std::vector<Summary>& out) const;
     void summarize(Vec2 at, float theta, std::vector<Summary>& out) const { summarize(at.x, at.y, theta, out); }
 
+    // The same walk for a viewer who computes over a whole disc (every pellet within
+    // `radius` of (x, y), world units), not at one point: a node is accepted only when
+    // size < theta * (d - radius), so the criterion holds as seen from anywhere in the disc.
+    // A point-viewer walk is accurate at the viewer and degrades toward the disc's edge,
+    // where a cell that looked far from the centre may be close; this one does not, for more
+    // summaries. radius 0 is exactly summarize(). A negative radius is misuse (asserted,
+    // treated as 0); a NaN radius opens everything.
+    void summarize_around(float x, float y, float radius, float theta, std::vector<Summary>& out) const;
+    void summarize_around(Vec2 at, float radius, float theta, std::vector<Summary>& out) const {
+        summarize_around(at.x, at.y, radius, theta, out);
+    }
+
     // The original input indices a summary stands for (into the span given to the build).
     std::span<const std::uint32_t> members(const Summary& summary) const;
 
@@ -164,6 +176,7 @@ private:
     };
     struct Sums;
 
+    void walk(float x, float y, float radius, float theta, std::vector<Summary>& out) const;
     void build_cell(std::span<const WeightedPoint> points, double center_x, double center_y, double size,
                     int max_depth);
     Sums build_node(std::uint32_t begin, std::uint32_t end, float cx, float cy, float size, int depth,
