@@ -84,8 +84,8 @@ void AggregateTree::build_in(std::span<const WeightedPoint> points, Vec2 center,
     build_cell(points, center.x, center.y, std::max(static_cast<double>(size), 1.0), max_depth);
 }
 
-void AggregateTree::build_cell(std::span<const WeightedPoint> points, double center_x, double center_y,
-                               double size, int max_depth) {
+void AggregateTree::build_cell(std::span<const WeightedPoint> points, double center_x, double center_y, double size,
+                               int max_depth) {
     max_depth = clamp_depth(max_depth);
     assert(points.size() < std::numeric_limits<std::uint32_t>::max() && "AggregateTree: too many points");
 
@@ -119,8 +119,8 @@ void AggregateTree::build_cell(std::span<const WeightedPoint> points, double cen
     for (std::size_t i = 0; i < records_.size(); ++i) order_[i] = records_[i].index;
 }
 
-AggregateTree::Sums AggregateTree::build_node(std::uint32_t begin, std::uint32_t end, float cx, float cy,
-                                              float size, int depth, int max_depth) {
+AggregateTree::Sums AggregateTree::build_node(std::uint32_t begin, std::uint32_t end, float cx, float cy, float size,
+                                              int depth, int max_depth) {
     const auto index = static_cast<std::uint32_t>(nodes_.size());
     nodes_.push_back({});  // reserved here so the subtree follows it: preorder
     const std::uint32_t count = end - begin;

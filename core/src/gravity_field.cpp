@@ -75,7 +75,8 @@ FieldError compare(const GravityField& field, std::span<const WeightedPoint> sou
     const double exact_weight = total_weight(sources);
     const double approx_weight = total_weight(approx);
     if (exact_weight != approx_weight) {
-        result.weight_kept = exact_weight != 0.0 ? approx_weight / exact_weight : std::numeric_limits<double>::infinity();
+        result.weight_kept =
+            exact_weight != 0.0 ? approx_weight / exact_weight : std::numeric_limits<double>::infinity();
     }
     return result;
 }

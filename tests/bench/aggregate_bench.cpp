@@ -52,7 +52,11 @@ void BM_AggregateBuild(benchmark::State& state) {
     state.counters["nodes_per_point"] = static_cast<double>(tree.node_count()) / static_cast<double>(n);
     state.counters["MiB"] = static_cast<double>(tree.capacity_bytes()) / (1024.0 * 1024.0);
 }
-BENCHMARK(BM_AggregateBuild)->RangeMultiplier(10)->Range(1000, 1000000)->Unit(benchmark::kMicrosecond)->Complexity(benchmark::oNLogN);
+BENCHMARK(BM_AggregateBuild)
+    ->RangeMultiplier(10)
+    ->Range(1000, 1000000)
+    ->Unit(benchmark::kMicrosecond)
+    ->Complexity(benchmark::oNLogN);
 
 void BM_AggregateSummarize(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(0));
@@ -73,8 +77,8 @@ void BM_AggregateSummarize(benchmark::State& state) {
         emitted += out.size();
         benchmark::DoNotOptimize(out.data());
     }
-    state.counters["summaries"] =
-        static_cast<double>(emitted) / static_cast<double>(std::max<std::int64_t>(1, static_cast<std::int64_t>(state.iterations())));
+    state.counters["summaries"] = static_cast<double>(emitted) / static_cast<double>(std::max<std::int64_t>(
+                                                                     1, static_cast<std::int64_t>(state.iterations())));
 }
 BENCHMARK(BM_AggregateSummarize)
     ->ArgsProduct({{1000, 10000, 100000, 1000000}, {3, 5, 10}})
@@ -90,7 +94,8 @@ struct BlackHoleTick {
 
     BlackHoleTick() {
         XorShift rng(0x81ACC0DE);
-        for (int i = 0; i < 64; ++i) holes.push_back({rng.range(0.0f, kArenaSize), rng.range(0.0f, kArenaSize), rng.range(120.0f, 600.0f)});
+        for (int i = 0; i < 64; ++i)
+            holes.push_back({rng.range(0.0f, kArenaSize), rng.range(0.0f, kArenaSize), rng.range(120.0f, 600.0f)});
         for (int i = 0; i < 2000; ++i) pellets.push_back({rng.range(0.0f, kArenaSize), rng.range(0.0f, kArenaSize)});
     }
 };

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <numeric>
 #include <vector>
 
 #include "vantage/aggregate_tree.hpp"
+#include "vantage/bit_cast.hpp"
 #include "vantage/random.hpp"
 
 namespace vantage {
@@ -17,7 +17,8 @@ namespace {
 std::vector<WeightedPoint> grid(std::uint32_t n, float spacing, float origin) {
     std::vector<WeightedPoint> points;
     for (std::uint32_t i = 0; i < n * n; ++i) {
-        points.push_back({origin + static_cast<float>(i % n) * spacing, origin + static_cast<float>(i / n) * spacing, 1.0f});
+        points.push_back(
+            {origin + static_cast<float>(i % n) * spacing, origin + static_cast<float>(i / n) * spacing, 1.0f});
     }
     return points;
 }
@@ -43,11 +44,8 @@ std::vector<WeightedPoint> scene(std::uint64_t seed, std::size_t n, float extent
     return points;
 }
 
-// The float's bits (memcpy rather than std::bit_cast: the wasm toolchain's libc++ lacks it).
 std::uint64_t bits(float f) {
-    std::uint32_t u = 0;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
+    return bit_cast<std::uint32_t>(f);
 }
 
 double total_weight(const std::vector<WeightedPoint>& points) {
@@ -100,8 +98,9 @@ void oracle_walk(const std::vector<WeightedPoint>& points, const std::vector<std
         }
         if (sub.empty()) continue;
         const float quarter = size * 0.25f;
-        oracle_walk(points, sub, (q & 1u) != 0 ? cx + quarter : cx - quarter, (q & 2u) != 0 ? cy + quarter : cy - quarter,
-                    size * 0.5f, depth + 1, max_depth, vx, vy, radius, theta, out);
+        oracle_walk(points, sub, (q & 1u) != 0 ? cx + quarter : cx - quarter,
+                    (q & 2u) != 0 ? cy + quarter : cy - quarter, size * 0.5f, depth + 1, max_depth, vx, vy, radius,
+                    theta, out);
     }
 }
 
@@ -262,7 +261,8 @@ TEST(AggregateTree, MatchesTheBruteForceOracleOverManySeeds) {
             const float theta = rng.range(0.0f, 1.6f);
             const float radius = view % 2 == 0 ? 0.0f : rng.range(0.0f, 800.0f);
             std::vector<OracleSummary> expected;
-            oracle_walk(points, all, center.x, center.y, tree.root_size(), 0, max_depth, vx, vy, radius, theta, expected);
+            oracle_walk(points, all, center.x, center.y, tree.root_size(), 0, max_depth, vx, vy, radius, theta,
+                        expected);
             if (radius == 0.0f) {
                 tree.summarize(vx, vy, theta, out);
             } else {
@@ -414,7 +414,8 @@ TEST(AggregateTree, SummaryCountGrowsLogarithmicallyInARandomCrowd) {
         for (std::uint64_t seed = 1; seed <= 4; ++seed) {
             XorShift rng(seed);
             std::vector<WeightedPoint> points;
-            for (std::size_t i = 0; i < n; ++i) points.push_back({rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f), 1.0f});
+            for (std::size_t i = 0; i < n; ++i)
+                points.push_back({rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f), 1.0f});
             tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 12);
             tree.summarize(rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f), 0.5f, out);
             total += static_cast<double>(out.size());
@@ -462,7 +463,8 @@ TEST(AggregateTree, ADiscWalkHoldsTheCriterionFromEveryPointOfTheDisc) {
     for (std::uint64_t seed = 1; seed <= 20; ++seed) {
         XorShift rng(seed);
         std::vector<WeightedPoint> points;
-        for (int i = 0; i < 300; ++i) points.push_back({rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f), rng.range(1.0f, 5.0f)});
+        for (int i = 0; i < 300; ++i)
+            points.push_back({rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f), rng.range(1.0f, 5.0f)});
         tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 24);  // deep enough that leaves hold one point
         const Vec2 at{rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f)};
         const float radius = rng.range(100.0f, 700.0f);

@@ -71,7 +71,8 @@ TEST(GravityField, NonFiniteSourcesAreSkipped) {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
     const std::vector<WeightedPoint> clean{{100.0f, 0.0f, 5.0f}};
-    const std::vector<WeightedPoint> dirty{{nan, 0.0f, 1.0f}, {100.0f, 0.0f, 5.0f}, {0.0f, inf, 1.0f}, {50.0f, 0.0f, nan}};
+    const std::vector<WeightedPoint> dirty{
+        {nan, 0.0f, 1.0f}, {100.0f, 0.0f, 5.0f}, {0.0f, inf, 1.0f}, {50.0f, 0.0f, nan}};
     const Vec2 a = kGame.at({0.0f, 0.0f}, std::span<const WeightedPoint>(clean));
     const Vec2 b = kGame.at({0.0f, 0.0f}, std::span<const WeightedPoint>(dirty));
     EXPECT_EQ(a, b);
@@ -99,7 +100,8 @@ TEST(GravityField, SummariesAtThetaZeroGiveTheExactFieldExactly) {
         EXPECT_LT(e.worst_relative_error, 1e-12) << "seed " << seed;
         EXPECT_EQ(e.approx_evaluations, e.exact_evaluations) << "seed " << seed;
         for (const Vec2 p : a.pellets) {
-            EXPECT_EQ(kGame.at(p, std::span<const Summary>(summaries)), kGame.at(p, std::span<const WeightedPoint>(a.holes)))
+            EXPECT_EQ(kGame.at(p, std::span<const Summary>(summaries)),
+                      kGame.at(p, std::span<const WeightedPoint>(a.holes)))
                 << "seed " << seed;
         }
     }

@@ -179,8 +179,7 @@ private:
     void walk(float x, float y, float radius, float theta, std::vector<Summary>& out) const;
     void build_cell(std::span<const WeightedPoint> points, double center_x, double center_y, double size,
                     int max_depth);
-    Sums build_node(std::uint32_t begin, std::uint32_t end, float cx, float cy, float size, int depth,
-                    int max_depth);
+    Sums build_node(std::uint32_t begin, std::uint32_t end, float cx, float cy, float size, int depth, int max_depth);
 
     std::vector<Node> nodes_;
     std::vector<std::uint32_t> order_;
