@@ -1,0 +1,80 @@
+// GravityField: the pull of weighted sources at a point, exact or from summaries.
+//
+// The consumer of an AggregateTree that *computes* with what it was told: a client
+// integrating pellets sums the pull of every attractor it holds, and whether those are the
+// real sources or Summary stand-ins is invisible to it, so there is one evaluation for both
+// (no second physics path). measure_field_error() prices an approximation: how far its field
+// is from the exact one at a set of probe points, and how many source-probe evaluations
+// ("force evaluations") each side spent, which is often the resource aggregation actually
+// buys back rather than bandwidth.
+//
+// The field is Plummer-softened inverse-square attraction toward each source:
+//
+//     field(p) = sum_i  strength * w_i * (q_i - p) / (|q_i - p|^2 + softening_sq)^(3/2)
+//
+// which is strength * w / r^2 toward the source far away and goes smoothly to zero at the
+// source instead of diverging. Units: positions in world units, the result is acceleration in
+// world units / s^2 when strength is in world units^3 / (s^2 * weight).
+//
+// Bad input policy: sources with a non-finite position or weight are skipped, matching
+// AggregateTree, so an exact field and a summarized one see the same set. A source exactly
+// at the probe with softening_sq == 0 has no direction and contributes nothing. Options that
+// fail validate() are misuse (asserted).
+//
+// Cost: one evaluation (a reciprocal square root and a few multiplies) per source per probe;
+// terms are computed in float and accumulated in double, so the result does not depend
+// noticeably on the order of the sources.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "vantage/aggregate_tree.hpp"
+#include "vantage/vec.hpp"
+
+namespace vantage {
+
+struct GravityField {
+    // Field per unit weight at unit distance (the G of the game), world units^3/(s^2 weight);
+    // finite, any sign (negative repels).
+    float strength = 1.0f;
+    // Added to r^2 before the 3/2 power, world units^2; >= 0 and finite. 0 is exact
+    // inverse-square gravity, which spikes without bound near a source.
+    float softening_sq = 0.0f;
+
+    bool validate() const;
+
+    // Exact field at `point` from every source.
+    Vec2 at(Vec2 point, std::span<const WeightedPoint> sources) const;
+    // Field at `point` from a summary list (exact summaries and stand-ins alike).
+    Vec2 at(Vec2 point, std::span<const Summary> sources) const;
+};
+
+// How far an approximate source list's field is from the exact field, over probe points.
+struct FieldError {
+    // sum over probes of |approx - exact| / sum over probes of |exact|. 0 when both sums are
+    // 0; +inf when only the exact field is 0 everywhere.
+    double relative_error = 0.0;
+    // The worst single probe's |approx - exact| / |exact| (+inf if a probe with an exact
+    // field of zero got a nonzero approximate one).
+    double worst_relative_error = 0.0;
+    // Total approximate weight over total exact weight: 1 (to float rounding) for any
+    // summary list of the whole set, since aggregation keeps the weight; below 1 for a
+    // culled list. 1 when both are equal, including both 0.
+    double weight_kept = 1.0;
+    // probes x finite exact sources: the force evaluations the exact field costs.
+    std::uint64_t exact_evaluations = 0;
+    // probes x approximate sources: the force evaluations the approximation costs.
+    std::uint64_t approx_evaluations = 0;
+};
+
+// Compares the field of `approx` (summaries from a walk) against the exact field of
+// `sources` at every probe.
+FieldError measure_field_error(const GravityField& field, std::span<const WeightedPoint> sources,
+                               std::span<const Summary> approx, std::span<const Vec2> probes);
+// The same for an approximation that is a plain source list, e.g. the sources left after
+// culling by view distance.
+FieldError measure_field_error(const GravityField& field, std::span<const WeightedPoint> sources,
+                               std::span<const WeightedPoint> approx, std::span<const Vec2> probes);
+
+}  // namespace vantage

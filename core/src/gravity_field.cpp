@@ -1,0 +1,112 @@
+#include "vantage/gravity_field.hpp"
+
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace vantage {
+namespace {
+
+struct Sum {
+    double x = 0.0;
+    double y = 0.0;
+    std::uint64_t evaluations = 0;
+};
+
+bool finite_source(float x, float y, float weight) {
+    return std::isfinite(x) && std::isfinite(y) && std::isfinite(weight);
+}
+
+// The one evaluation both source kinds share. Terms in float (what a game steps with), the
+// running sum in double (so the exact and the summarized field of identical sources agree
+// regardless of their order).
+template <class Source>
+Sum accumulate(const GravityField& field, Vec2 point, std::span<const Source> sources) {
+    Sum sum;
+    for (const Source& s : sources) {
+        if (!finite_source(s.x, s.y, s.weight)) continue;
+        ++sum.evaluations;
+        const float dx = s.x - point.x;
+        const float dy = s.y - point.y;
+        const float r2 = dx * dx + dy * dy + field.softening_sq;
+        // r2 == 0: a source on the probe without softening has no direction. r2 == inf: too
+        // far to matter, and 1/inf is 0 anyway.
+        if (!(r2 > 0.0f)) continue;
+        const float k = field.strength * s.weight / (r2 * std::sqrt(r2));
+        sum.x += static_cast<double>(k * dx);
+        sum.y += static_cast<double>(k * dy);
+    }
+    return sum;
+}
+
+template <class Source>
+double total_weight(std::span<const Source> sources) {
+    double w = 0.0;
+    for (const Source& s : sources) {
+        if (finite_source(s.x, s.y, s.weight)) w += s.weight;
+    }
+    return w;
+}
+
+template <class Approx>
+FieldError compare(const GravityField& field, std::span<const WeightedPoint> sources, std::span<const Approx> approx,
+                   std::span<const Vec2> probes) {
+    assert(field.validate() && "measure_field_error: invalid GravityField");
+    FieldError result;
+    double diff_sum = 0.0;
+    double exact_sum = 0.0;
+    for (const Vec2 probe : probes) {
+        const Sum exact = accumulate(field, probe, sources);
+        const Sum guess = accumulate(field, probe, approx);
+        result.exact_evaluations += exact.evaluations;
+        result.approx_evaluations += guess.evaluations;
+        const double exact_len = std::hypot(exact.x, exact.y);
+        const double diff_len = std::hypot(guess.x - exact.x, guess.y - exact.y);
+        diff_sum += diff_len;
+        exact_sum += exact_len;
+        if (diff_len > 0.0) {
+            const double relative = exact_len > 0.0 ? diff_len / exact_len : std::numeric_limits<double>::infinity();
+            if (relative > result.worst_relative_error) result.worst_relative_error = relative;
+        }
+    }
+    if (diff_sum > 0.0) {
+        result.relative_error = exact_sum > 0.0 ? diff_sum / exact_sum : std::numeric_limits<double>::infinity();
+    }
+    const double exact_weight = total_weight(sources);
+    const double approx_weight = total_weight(approx);
+    if (exact_weight != approx_weight) {
+        result.weight_kept =
+            exact_weight != 0.0 ? approx_weight / exact_weight : std::numeric_limits<double>::infinity();
+    }
+    return result;
+}
+
+}  // namespace
+
+bool GravityField::validate() const {
+    return std::isfinite(strength) && std::isfinite(softening_sq) && softening_sq >= 0.0f;
+}
+
+Vec2 GravityField::at(Vec2 point, std::span<const WeightedPoint> sources) const {
+    assert(validate() && "GravityField: strength must be finite and softening_sq finite and >= 0");
+    const Sum sum = accumulate(*this, point, sources);
+    return {static_cast<float>(sum.x), static_cast<float>(sum.y)};
+}
+
+Vec2 GravityField::at(Vec2 point, std::span<const Summary> sources) const {
+    assert(validate() && "GravityField: strength must be finite and softening_sq finite and >= 0");
+    const Sum sum = accumulate(*this, point, sources);
+    return {static_cast<float>(sum.x), static_cast<float>(sum.y)};
+}
+
+FieldError measure_field_error(const GravityField& field, std::span<const WeightedPoint> sources,
+                               std::span<const Summary> approx, std::span<const Vec2> probes) {
+    return compare(field, sources, approx, probes);
+}
+
+FieldError measure_field_error(const GravityField& field, std::span<const WeightedPoint> sources,
+                               std::span<const WeightedPoint> approx, std::span<const Vec2> probes) {
+    return compare(field, sources, approx, probes);
+}
+
+}  // namespace vantage
