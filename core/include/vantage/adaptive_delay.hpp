@@ -38,7 +38,8 @@ struct AdaptiveDelayOptions {
 
 class AdaptiveDelay {
 public:
-    explicit AdaptiveDelay(AdaptiveDelayOptions options = {});
+    AdaptiveDelay() : AdaptiveDelay(AdaptiveDelayOptions{}) {}
+    explicit AdaptiveDelay(AdaptiveDelayOptions options);
 
     // A snapshot sent at server time `sent_ms` arrived at local time `arrived_ms`.
     // Non-finite times are ignored (bad data). A reordered arrival still informs the jitter

@@ -54,7 +54,8 @@ struct CorrectionSmoothingOptions {
 template <LinearState State>
 class CorrectionSmoother {
 public:
-    explicit CorrectionSmoother(CorrectionSmoothingOptions options = {}) : options_(options) {
+    CorrectionSmoother() : CorrectionSmoother(CorrectionSmoothingOptions{}) {}
+    explicit CorrectionSmoother(CorrectionSmoothingOptions options) : options_(options) {
         assert(options_.validate().empty() && "CorrectionSmoother: invalid CorrectionSmoothingOptions");
     }
 

@@ -102,7 +102,8 @@ inline RewindTarget clamp_rewind(double now_ms, double requested_ms, double max_
 template <class Id, class State>
 class HistoricalStateBuffer {
 public:
-    explicit HistoricalStateBuffer(HistoryOptions options = {}) : options_(options) {
+    HistoricalStateBuffer() : HistoricalStateBuffer(HistoryOptions{}) {}
+    explicit HistoricalStateBuffer(HistoryOptions options) : options_(options) {
         assert(options_.validate().empty() && "HistoricalStateBuffer: invalid HistoryOptions");
     }
 

@@ -46,7 +46,8 @@ struct SmoothClockOptions {
 
 class SmoothClock {
 public:
-    explicit SmoothClock(SmoothClockOptions options = {});
+    SmoothClock() : SmoothClock(SmoothClockOptions{}) {}
+    explicit SmoothClock(SmoothClockOptions options);
 
     // A snapshot stamped `server_ms` arrived now. The first observation starts the clock at
     // that stamp. A stamp not newer than one already seen (reordered, duplicated) is ignored;

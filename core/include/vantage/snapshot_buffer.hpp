@@ -83,7 +83,8 @@ public:
     };
 
     // capacity >= 2: interpolation needs a pair.
-    explicit SnapshotBuffer(std::size_t capacity = 32) : capacity_(capacity) {
+    SnapshotBuffer() : SnapshotBuffer(32) {}
+    explicit SnapshotBuffer(std::size_t capacity) : capacity_(capacity) {
         assert(capacity >= 2 && "SnapshotBuffer: capacity must be at least 2");
         snapshots_.reserve(capacity_ + 1);
     }
