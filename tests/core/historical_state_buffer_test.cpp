@@ -193,7 +193,7 @@ struct OracleRecord {
 TEST(HistoricalStateBuffer, MatchesABruteForceOracleOverManySeeds) {
     for (std::uint64_t seed = 1; seed <= 150; ++seed) {
         XorShift rng(seed);
-        const std::size_t cap = 1 + rng.below(12);
+        const std::size_t cap = 1 + static_cast<std::size_t>(rng.below(12));
         const double max_age = rng.chance(0.5f) ? std::numeric_limits<double>::infinity() : rng.range(50.0f, 450.0f);
         Buffer h = make(cap, max_age);
         std::vector<OracleRecord> all;
