@@ -12,11 +12,20 @@ std::string_view AdaptiveDelayOptions::validate() const {
     if (!(jitter_gain > 0.0 && jitter_gain <= 1.0)) return "jitter_gain must be in (0, 1]";
     if (!(interval_factor >= 0.0 && jitter_factor >= 0.0)) return "factors must be non-negative";
     if (!(min_delay_ms >= 0.0 && min_delay_ms <= max_delay_ms)) return "need 0 <= min_delay_ms <= max_delay_ms";
+    if (!(max_slew > 0.0 && max_slew <= 1.0)) return "max_slew must be in (0, 1]";
     return {};
 }
 
 AdaptiveDelay::AdaptiveDelay(AdaptiveDelayOptions options) : options_(options) {
     assert(options_.validate().empty() && "AdaptiveDelay: invalid AdaptiveDelayOptions");
+    delay_ms_ = target_delay_ms();
+}
+
+void AdaptiveDelay::advance(double local_dt_ms) {
+    assert(local_dt_ms >= 0.0 && "AdaptiveDelay::advance: time went backwards");
+    if (!(local_dt_ms > 0.0)) return;
+    const double step = options_.max_slew * local_dt_ms;
+    delay_ms_ += std::clamp(target_delay_ms() - delay_ms_, -step, step);
 }
 
 void AdaptiveDelay::observe(double sent_ms, double arrived_ms) {
@@ -38,7 +47,7 @@ void AdaptiveDelay::observe(double sent_ms, double arrived_ms) {
     ++arrivals_;
 }
 
-double AdaptiveDelay::delay_ms() const {
+double AdaptiveDelay::target_delay_ms() const {
     const double raw = intervals_ == 0
                            ? options_.initial_delay_ms
                            : options_.interval_factor * interval_ms_ + options_.jitter_factor * jitter_ms_;

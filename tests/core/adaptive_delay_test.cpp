@@ -16,6 +16,7 @@ void stream(AdaptiveDelay& d, test_support::TestDelayQueue<double>& link, double
     for (double now = from_ms; now < from_ms + duration_ms; now += 1.0) {
         if (std::fmod(now, interval_ms) == 0.0) link.send(now, now);
         link.deliver(now, [&](const double& sent) { d.observe(sent, now); });
+        d.advance(1.0);
     }
 }
 
@@ -31,7 +32,7 @@ TEST(AdaptiveDelay, AConstantLatencyHasNoJitterWhateverTheLatency) {
     for (int i = 0; i < 100; ++i) d.observe(i * 50.0, i * 50.0 + 300.0);
     EXPECT_NEAR(d.jitter_ms(), 0.0, 1e-9);
     EXPECT_NEAR(d.interval_ms(), 50.0, 1e-9);
-    EXPECT_NEAR(d.delay_ms(), 75.0, 1e-9);  // 1.5 x interval
+    EXPECT_NEAR(d.target_delay_ms(), 75.0, 1e-9);  // 1.5 x interval
 }
 
 TEST(AdaptiveDelay, TheDelayGrowsUnderJitter) {
@@ -51,9 +52,20 @@ TEST(AdaptiveDelay, TheDelayGrowsUnderJitter) {
 TEST(AdaptiveDelay, TheDelayIsCappedAndFloored) {
     AdaptiveDelay d(AdaptiveDelayOptions{.min_delay_ms = 100.0, .max_delay_ms = 200.0});
     for (int i = 0; i < 50; ++i) d.observe(i * 10.0, i * 10.0);
-    EXPECT_EQ(d.delay_ms(), 100.0);  // 1.5 x 10 ms would be 15
+    EXPECT_EQ(d.target_delay_ms(), 100.0);  // 1.5 x 10 ms would be 15
     for (int i = 50; i < 200; ++i) d.observe(i * 10.0, i * 10.0 + (i % 2 == 0 ? 0.0 : 400.0));
-    EXPECT_EQ(d.delay_ms(), 200.0);
+    EXPECT_EQ(d.target_delay_ms(), 200.0);
+}
+
+TEST(AdaptiveDelay, TheDelayInUseFollowsItsTargetAtABoundedSlew) {
+    AdaptiveDelay d(AdaptiveDelayOptions{.initial_delay_ms = 150.0, .max_slew = 0.1});
+    for (int i = 0; i < 100; ++i) d.observe(i * 50.0, i * 50.0 + 100.0);
+    EXPECT_NEAR(d.target_delay_ms(), 75.0, 1e-9);
+    EXPECT_EQ(d.delay_ms(), 150.0);  // no local time has passed yet
+    d.advance(100.0);
+    EXPECT_NEAR(d.delay_ms(), 140.0, 1e-9);  // 10 ms of delay per 100 ms
+    d.advance(10000.0);
+    EXPECT_NEAR(d.delay_ms(), 75.0, 1e-9);  // and it settles on the target, not past it
 }
 
 TEST(AdaptiveDelay, NonFiniteStampsAreIgnored) {

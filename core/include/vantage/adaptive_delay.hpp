@@ -9,9 +9,11 @@
 // then proposes delay = interval_factor * interval + jitter_factor * jitter, clamped. The
 // netcode playground uses 1.5 x step + 2 x jitter, capped at 600 ms.
 //
-// The estimate moves with every arrival; feed it to a SmoothClock (through render_time_ms)
-// so the drawn instant changes by rate, not by jumps. Times are milliseconds; the two clocks
-// (server stamps and local arrival) may have any offset from each other.
+// The proposal (target_delay_ms) moves with every arrival. The delay to draw with
+// (delay_ms) follows it at a bounded slew as local time advances, so that
+// SmoothClock::render_time_ms(delay_ms()) changes by rate, never by a jump, just as the clock
+// itself does. Times are milliseconds; the two clocks (server stamps and local arrival) may
+// have any offset from each other.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +34,9 @@ struct AdaptiveDelayOptions {
     // Bounds on the proposed delay (ms, 0 <= min <= max).
     double min_delay_ms = 0.0;
     double max_delay_ms = 600.0;
+    // How fast delay_ms() may follow the target: ms of delay per ms of local time, in
+    // (0, 1]. 0.1 keeps the drawn instant's rate within 0.9x..1.1x, like SmoothClock.
+    double max_slew = 0.1;
 
     std::string_view validate() const;
 };
@@ -46,8 +51,14 @@ public:
     // but not the interval.
     void observe(double sent_ms, double arrived_ms);
 
-    // The proposed render delay (ms).
-    double delay_ms() const;
+    // Local time passed (ms, >= 0): delay_ms() moves toward the target by at most
+    // max_slew * dt.
+    void advance(double local_dt_ms);
+
+    // The render delay to use now (ms): the target, approached at a bounded slew.
+    double delay_ms() const { return delay_ms_; }
+    // What the arrivals so far call for (ms): interval and jitter terms, clamped.
+    double target_delay_ms() const;
     double interval_ms() const { return interval_ms_; }
     double jitter_ms() const { return jitter_ms_; }
     std::uint64_t arrivals() const { return arrivals_; }
@@ -61,6 +72,7 @@ private:
     double newest_sent_ms_ = 0.0;   // largest send stamp seen
     double interval_ms_ = 0.0;
     double jitter_ms_ = 0.0;
+    double delay_ms_ = 0.0;
     std::uint64_t arrivals_ = 0;
     std::uint64_t intervals_ = 0;   // interval samples taken
 };
