@@ -48,9 +48,8 @@ void AdaptiveDelay::observe(double sent_ms, double arrived_ms) {
 }
 
 double AdaptiveDelay::target_delay_ms() const {
-    const double raw = intervals_ == 0
-                           ? options_.initial_delay_ms
-                           : options_.interval_factor * interval_ms_ + options_.jitter_factor * jitter_ms_;
+    const double raw = intervals_ == 0 ? options_.initial_delay_ms
+                                       : options_.interval_factor * interval_ms_ + options_.jitter_factor * jitter_ms_;
     return std::clamp(raw, options_.min_delay_ms, options_.max_delay_ms);
 }
 

@@ -23,7 +23,8 @@ constexpr double kTickMs = 1000.0 / 60.0;
 // One server tick of recording: every entity's position into a full 64-record history.
 void BM_HistoryRecordTick(benchmark::State& state) {
     const auto entities = static_cast<std::uint32_t>(state.range(0));
-    HistoricalStateBuffer<std::uint32_t, Vec2> history(HistoryOptions{.max_records_per_entity = 64, .max_age_ms = 1000.0});
+    HistoricalStateBuffer<std::uint32_t, Vec2> history(
+        HistoryOptions{.max_records_per_entity = 64, .max_age_ms = 1000.0});
     XorShift rng(1);
     double now = 0.0;
     for (int warm = 0; warm < 64; ++warm, now += kTickMs) {
@@ -40,7 +41,8 @@ BENCHMARK(BM_HistoryRecordTick)->Arg(64)->Arg(1024);
 // A lag-compensated lookup: a random entity at a random instant inside its 64-record history.
 void BM_HistoryRewindQuery(benchmark::State& state) {
     constexpr std::uint32_t kEntities = 1024;
-    HistoricalStateBuffer<std::uint32_t, Vec2> history(HistoryOptions{.max_records_per_entity = 64, .max_age_ms = 2000.0});
+    HistoricalStateBuffer<std::uint32_t, Vec2> history(
+        HistoryOptions{.max_records_per_entity = 64, .max_age_ms = 2000.0});
     XorShift rng(2);
     double now = 0.0;
     for (int t = 0; t < 64; ++t, now += kTickMs) {

@@ -232,9 +232,10 @@ TEST(HistoricalStateBuffer, MatchesABruteForceOracleOverManySeeds) {
                 std::size_t i = 0;
                 while (i + 1 < kept.size() && kept[i + 1].t <= q) ++i;
                 EXPECT_EQ(got_before->state, kept[i].v) << "seed " << seed;
-                const float expect = kept[i].t == q ? kept[i].v
-                                                    : kept[i].v + (kept[i + 1].v - kept[i].v) *
-                                                                      static_cast<float>((q - kept[i].t) / (kept[i + 1].t - kept[i].t));
+                const float expect =
+                    kept[i].t == q ? kept[i].v
+                                   : kept[i].v + (kept[i + 1].v - kept[i].v) *
+                                                     static_cast<float>((q - kept[i].t) / (kept[i + 1].t - kept[i].t));
                 EXPECT_NEAR(got->state, expect, 1e-3f) << "seed " << seed;
                 EXPECT_TRUE(got->inside()) << "seed " << seed;
             }
@@ -257,7 +258,8 @@ struct Snapshot {
 
 Vec2 bot_at(double t_ms) {
     const double angle = 2.4 * t_ms / 1000.0;  // rad; 2.4 rad/s on radius 100 = 240 px/s
-    return {400.0f + 100.0f * static_cast<float>(std::cos(angle)), 300.0f + 100.0f * static_cast<float>(std::sin(angle))};
+    return {400.0f + 100.0f * static_cast<float>(std::cos(angle)),
+            300.0f + 100.0f * static_cast<float>(std::sin(angle))};
 }
 
 struct ShotTally {
@@ -277,7 +279,8 @@ ShotTally run_shooting_range(std::uint64_t seed) {
     using Uplink = test_support::TestDelayQueue<Shot>;
     Link down({.latency_ms = 120.0, .jitter_ms = 20.0, .loss = 0.1f}, seed);
     Uplink up({.latency_ms = 120.0, .jitter_ms = 20.0, .loss = 0.0f}, mix64(seed));
-    HistoricalStateBuffer<std::uint32_t, Vec2> history(HistoryOptions{.max_records_per_entity = 128, .max_age_ms = 1000.0});
+    HistoricalStateBuffer<std::uint32_t, Vec2> history(
+        HistoryOptions{.max_records_per_entity = 128, .max_age_ms = 1000.0});
     SnapshotBuffer<Vec2> remote(32);
     SmoothClock clock;
     ShotTally tally;
@@ -325,7 +328,8 @@ TEST(LagCompensation, RewindLandsAShotThatThePresentWouldMiss) {
 }
 
 TEST(LagCompensation, AShotFromBeyondTheHistoryIsReportedRatherThanJudgedAtTheOldestRecord) {
-    HistoricalStateBuffer<std::uint32_t, Vec2> history(HistoryOptions{.max_records_per_entity = 8, .max_age_ms = 1000.0});
+    HistoricalStateBuffer<std::uint32_t, Vec2> history(
+        HistoryOptions{.max_records_per_entity = 8, .max_age_ms = 1000.0});
     for (int i = 0; i <= 40; ++i) history.record_state(7, i * 50.0, bot_at(i * 50.0));
     // An eight-record history covers 350 ms; a shot aimed 600 ms ago is outside it.
     const auto past = history.get_interpolated_state(7, 2000.0 - 600.0);

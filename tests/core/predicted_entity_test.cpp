@@ -15,7 +15,9 @@ namespace vantage {
 namespace {
 
 // A counter entity: each input adds its value. Small enough to check replays by hand.
-void add(int& state, const int& input) { state += input; }
+void add(int& state, const int& input) {
+    state += input;
+}
 
 TEST(PredictedEntity, ApplyingAnInputPredictsAtOnceAndNumbersItFromOne) {
     PredictedEntity<int, int> e(10);
@@ -106,7 +108,8 @@ TEST(PredictedEntity, MatchesAReplayOracleOverManySeeds) {
             inputs.push_back(in);
             if (rng.chance(0.3f) && server_seq < inputs.size()) {
                 // The server catches up a few inputs and sometimes perturbs the state.
-                const std::uint32_t upto = server_seq + 1 + static_cast<std::uint32_t>(rng.below(inputs.size() - server_seq));
+                const std::uint32_t upto =
+                    server_seq + 1 + static_cast<std::uint32_t>(rng.below(inputs.size() - server_seq));
                 for (std::uint32_t s = server_seq; s < upto; ++s) server += inputs[s];
                 if (rng.chance(0.3f)) server += 1000;
                 server_seq = upto;
@@ -132,7 +135,9 @@ constexpr float kSpeed = 240.0f;  // px/s
 constexpr float kStep = 0.016f;   // s
 constexpr float kWallX = 300.0f;  // only the server knows about this wall
 
-void step_free(Player& pl, const Move& m) { pl.p += m.dir * (kSpeed * kStep); }
+void step_free(Player& pl, const Move& m) {
+    pl.p += m.dir * (kSpeed * kStep);
+}
 void step_walled(Player& pl, const Move& m) {
     step_free(pl, m);
     if (pl.p.x > kWallX) pl.p.x = kWallX;
@@ -155,7 +160,7 @@ struct Session {
     InputFrontier frontier;
     std::size_t max_pending = 0;
     std::size_t min_pending_moving = 1000;
-    float worst_drawn_backstep = 0.0f;    // px moved against the direction of travel in a frame
+    float worst_drawn_backstep = 0.0f;  // px moved against the direction of travel in a frame
     float worst_logical_backstep = 0.0f;
     bool pending_always_newer_than_ack = true;
     bool render_ever_differed = false;
@@ -192,7 +197,8 @@ void play(Session& s, std::uint64_t seed, LinkSetup link, double ms, double stop
         last_drawn = drawn;
         last_logical = s.client.predicted().p;
         s.max_pending = std::max(s.max_pending, s.client.pending_count());
-        if (now > 1000.0 && now < stop_ms) s.min_pending_moving = std::min(s.min_pending_moving, s.client.pending_count());
+        if (now > 1000.0 && now < stop_ms)
+            s.min_pending_moving = std::min(s.min_pending_moving, s.client.pending_count());
         for (std::size_t i = 0; i < s.client.pending_count(); ++i) {
             if (s.client.pending(i).seq <= s.client.acked_seq()) s.pending_always_newer_than_ack = false;
         }

@@ -34,17 +34,23 @@ void step(Vec2& p, const Vec2& dir) {
     if (p.x > 300.0f) p.x = 300.0f;  // a wall the client's step also knows
 }
 
-std::uint64_t hash_in(std::uint64_t h, float v) { return mix64(h ^ bit_cast<std::uint32_t>(v)); }
-std::uint64_t hash_in(std::uint64_t h, double v) { return mix64(h ^ bit_cast<std::uint64_t>(v)); }
+std::uint64_t hash_in(std::uint64_t h, float v) {
+    return mix64(h ^ bit_cast<std::uint32_t>(v));
+}
+std::uint64_t hash_in(std::uint64_t h, double v) {
+    return mix64(h ^ bit_cast<std::uint64_t>(v));
+}
 
 std::uint64_t timestate_workload(std::uint64_t seed) {
     XorShift rng(seed);
-    test_support::TestDelayQueue<SequencedInput<Vec2>> up({.latency_ms = 90.0, .jitter_ms = 25.0, .loss = 0.1f}, mix64(seed));
+    test_support::TestDelayQueue<SequencedInput<Vec2>> up({.latency_ms = 90.0, .jitter_ms = 25.0, .loss = 0.1f},
+                                                          mix64(seed));
     test_support::TestDelayQueue<Frame> down({.latency_ms = 90.0, .jitter_ms = 25.0, .loss = 0.1f}, mix64(seed + 1));
     PredictedEntity<Vec2, Vec2> me(Vec2{100.0f, 100.0f});
     Vec2 server_player{100.0f, 100.0f};
     InputFrontier frontier;
-    HistoricalStateBuffer<std::uint32_t, Vec2> history(HistoryOptions{.max_records_per_entity = 32, .max_age_ms = 1000.0});
+    HistoricalStateBuffer<std::uint32_t, Vec2> history(
+        HistoryOptions{.max_records_per_entity = 32, .max_age_ms = 1000.0});
     SnapshotBuffer<Vec2> bot_view(16);
     SmoothClock clock;
     AdaptiveDelay delay;

@@ -67,14 +67,14 @@ public:
 
 private:
     AdaptiveDelayOptions options_;
-    double last_sent_ms_ = 0.0;     // send stamp of the previous arrival (arrival order)
+    double last_sent_ms_ = 0.0;  // send stamp of the previous arrival (arrival order)
     double last_arrived_ms_ = 0.0;
-    double newest_sent_ms_ = 0.0;   // largest send stamp seen
+    double newest_sent_ms_ = 0.0;  // largest send stamp seen
     double interval_ms_ = 0.0;
     double jitter_ms_ = 0.0;
     double delay_ms_ = 0.0;
     std::uint64_t arrivals_ = 0;
-    std::uint64_t intervals_ = 0;   // interval samples taken
+    std::uint64_t intervals_ = 0;  // interval samples taken
 };
 
 }  // namespace vantage

@@ -72,9 +72,7 @@ struct HistorySample {
     // How far outside the span the query fell (ms, >= 0); 0 when inside.
     double outside_by_ms = 0.0;
 
-    bool inside() const {
-        return coverage == HistoryCoverage::Exact || coverage == HistoryCoverage::Between;
-    }
+    bool inside() const { return coverage == HistoryCoverage::Exact || coverage == HistoryCoverage::Between; }
 };
 
 // A rewind time after a caller-chosen cap. `adjusted_by_ms` is target minus requested:
@@ -134,16 +132,14 @@ public:
         if (auto edge = outside(*track, time_ms)) return edge;
         const Record& r = track->at(track->last_at_or_before(time_ms));
         return HistorySample<State>{r.state, r.time_ms,
-                                    r.time_ms == time_ms ? HistoryCoverage::Exact : HistoryCoverage::Between,
-                                    0.0};
+                                    r.time_ms == time_ms ? HistoryCoverage::Exact : HistoryCoverage::Between, 0.0};
     }
 
     // The state at `time_ms`, blended between the two records around it. Outside the span
     // the edge record is returned with its coverage. Empty for an unknown id or a non-finite
     // time.
-    std::optional<HistorySample<State>> get_interpolated_state(const Id& id, double time_ms) const
-        requires Interpolatable<State>
-    {
+    std::optional<HistorySample<State>> get_interpolated_state(const Id& id,
+                                                               double time_ms) const requires Interpolatable<State> {
         const Track* track = find(id);
         if (track == nullptr || !std::isfinite(time_ms)) return std::nullopt;
         if (auto edge = outside(*track, time_ms)) return edge;
@@ -226,7 +222,10 @@ private:
             std::size_t lo = 0, hi = count;  // answer in [lo, hi)
             while (hi - lo > 1) {
                 const std::size_t mid = lo + (hi - lo) / 2;
-                if (at(mid).time_ms <= t) lo = mid; else hi = mid;
+                if (at(mid).time_ms <= t)
+                    lo = mid;
+                else
+                    hi = mid;
             }
             return lo;
         }
@@ -241,7 +240,8 @@ private:
         const Record& oldest = track.at(0);
         const Record& newest = track.newest();
         if (t < oldest.time_ms)
-            return HistorySample<State>{oldest.state, oldest.time_ms, HistoryCoverage::BeforeOldest, oldest.time_ms - t};
+            return HistorySample<State>{oldest.state, oldest.time_ms, HistoryCoverage::BeforeOldest,
+                                        oldest.time_ms - t};
         if (t > newest.time_ms)
             return HistorySample<State>{newest.state, newest.time_ms, HistoryCoverage::AfterNewest, t - newest.time_ms};
         return std::nullopt;

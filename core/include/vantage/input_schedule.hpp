@@ -62,7 +62,9 @@ enum class Submission {
     Full,        // refused: the queue is at max_queued
 };
 
-constexpr bool accepted(Submission s) { return s == Submission::Scheduled || s == Submission::Late; }
+constexpr bool accepted(Submission s) {
+    return s == Submission::Scheduled || s == Submission::Late;
+}
 
 template <class Input>
 struct ScheduledInput {
@@ -98,8 +100,8 @@ public:
             ++full_;
         } else {
             // Stable: equal due ticks keep arrival order.
-            const auto it = std::upper_bound(queue_.begin(), queue_.end(), due,
-                                             [](Tick t, const Entry& e) { return t < e.due; });
+            const auto it =
+                std::upper_bound(queue_.begin(), queue_.end(), due, [](Tick t, const Entry& e) { return t < e.due; });
             queue_.insert(it, {due, named_tick, input});
             ++accepted_;
             if (due < current) {

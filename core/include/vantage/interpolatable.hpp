@@ -20,13 +20,25 @@
 
 namespace vantage {
 
-inline float interpolate(float a, float b, float t) { return a + (b - a) * t; }
-inline Vec2 interpolate(Vec2 a, Vec2 b, float t) { return a + (b - a) * t; }
-inline Vec3 interpolate(Vec3 a, Vec3 b, float t) { return a + (b - a) * t; }
+inline float interpolate(float a, float b, float t) {
+    return a + (b - a) * t;
+}
+inline Vec2 interpolate(Vec2 a, Vec2 b, float t) {
+    return a + (b - a) * t;
+}
+inline Vec3 interpolate(Vec3 a, Vec3 b, float t) {
+    return a + (b - a) * t;
+}
 
-inline float magnitude(float v) { return std::fabs(v); }
-inline float magnitude(Vec2 v) { return v.length(); }
-inline float magnitude(Vec3 v) { return v.length(); }
+inline float magnitude(float v) {
+    return std::fabs(v);
+}
+inline float magnitude(Vec2 v) {
+    return v.length();
+}
+inline float magnitude(Vec3 v) {
+    return v.length();
+}
 
 // A state that can be blended between two recorded samples.
 template <class S>
@@ -40,7 +52,7 @@ template <class S>
 concept LinearState = Interpolatable<S> && requires(const S& a, const S& b, float s) {
     { a + b } -> std::convertible_to<S>;
     { a - b } -> std::convertible_to<S>;
-    { a * s } -> std::convertible_to<S>;
+    { a* s } -> std::convertible_to<S>;
     { magnitude(a) } -> std::convertible_to<float>;
 };
 
@@ -51,7 +63,9 @@ template <class S>
 bool state_is_finite(const S& s) {
     if constexpr (std::floating_point<S>) {
         return std::isfinite(s);
-    } else if constexpr (requires { { s.is_finite() } -> std::convertible_to<bool>; }) {
+    } else if constexpr (requires {
+                             { s.is_finite() } -> std::convertible_to<bool>;
+                         }) {
         return s.is_finite();
     } else {
         return true;

@@ -107,9 +107,7 @@ public:
     const Key* occupant(SeatToken token) const { return is_current(token) ? &seats_[token.index].key : nullptr; }
     // The seat's state for the occupant a token was issued for, or null if it has left since.
     SeatState* state(SeatToken token) { return is_current(token) ? &seats_[token.index].state : nullptr; }
-    const SeatState* state(SeatToken token) const {
-        return is_current(token) ? &seats_[token.index].state : nullptr;
-    }
+    const SeatState* state(SeatToken token) const { return is_current(token) ? &seats_[token.index].state : nullptr; }
 
     // Calls fn(const Key&, SeatToken) for every occupant, in seat order.
     template <class Fn>

@@ -119,9 +119,8 @@ public:
     // Interpolation, then extrapolation up to the cap when the render time passes the newest
     // snapshot. Needs two snapshots for a line and three for a curve; with fewer it falls
     // back (curve to line, line to hold).
-    std::optional<SnapshotSample<State>> sample(double render_ms, const ExtrapolationOptions& options) const
-        requires LinearState<State>
-    {
+    std::optional<SnapshotSample<State>> sample(double render_ms,
+                                                const ExtrapolationOptions& options) const requires LinearState<State> {
         assert(options.validate().empty() && "SnapshotBuffer::sample: invalid ExtrapolationOptions");
         if (snapshots_.empty() || !std::isfinite(render_ms)) return std::nullopt;
         const std::size_t n = snapshots_.size();
