@@ -5,8 +5,8 @@
 // interpolation (SnapshotBuffer) and correction smoothing (CorrectionSmoother). The hooks are
 // free functions found by argument-dependent lookup, so a game's own struct opts in by
 // declaring `interpolate(a, b, t)` (and, for extrapolation and smoothing, the vector
-// operators plus `magnitude`) in its own namespace. Overloads for float, Vec2 and Vec3 live
-// here.
+// operators plus `magnitude`) in its own namespace. Overloads for float, double, Vec2 and
+// Vec3 live here.
 //
 // interpolate(a, b, t): t = 0 gives a, t = 1 gives b. The buffers only ever pass t in
 // [0, 1]; extrapolation goes through LinearState arithmetic instead, so a state that can be
