@@ -35,6 +35,13 @@ TEST(AdaptiveDelay, AConstantLatencyHasNoJitterWhateverTheLatency) {
     EXPECT_NEAR(d.target_delay_ms(), 75.0, 1e-9);  // 1.5 x interval
 }
 
+TEST(AdaptiveDelay, ALowServerRateLengthensTheDelayToSpanItsGaps) {
+    AdaptiveDelay d;
+    for (int i = 0; i < 100; ++i) d.observe(i * 250.0, i * 250.0 + 120.0);  // 4 Hz
+    EXPECT_NEAR(d.interval_ms(), 250.0, 1e-9);
+    EXPECT_NEAR(d.target_delay_ms(), 375.0, 1e-9);  // always a snapshot beyond the render time
+}
+
 TEST(AdaptiveDelay, TheDelayGrowsUnderJitter) {
     for (std::uint64_t seed : {5u, 6u, 7u}) {
         AdaptiveDelay d;
