@@ -1,0 +1,185 @@
+// SnapshotBuffer: a client's recent server snapshots of one remote entity, sampled at a
+// render time that trails the server (entity interpolation).
+//
+// The client draws remotes at `render time = estimated server time - render delay`, so the
+// instant drawn usually lies between two snapshots it already holds and the remote moves
+// smoothly however the packets arrived. When the stream starves (loss, a jitter spike, a
+// delay set too small) the render time passes the newest snapshot; the buffer then either
+// holds the newest state or, for LinearState types, dead-reckons from the last two (first
+// order) or fits a curve through the last three (second order, blended by `curve_trust`).
+// Extrapolation is capped in *duration*: the entity coasts to the cap and holds there,
+// because a guess that runs on for ever is worse than a pause.
+//
+// Every sample reports what it did (interpolated, held, extrapolated, capped) so a meter can
+// count starvation instead of hiding it. Times are milliseconds (double, any origin).
+// Capacity is fixed at construction; adding and sampling never allocate.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "vantage/interpolatable.hpp"
+
+namespace vantage {
+
+enum class SnapshotAdd {
+    Appended,   // newest so far
+    Inserted,   // arrived out of order, placed by its timestamp
+    Duplicate,  // a snapshot with this timestamp is held already: ignored
+    TooOld,     // older than everything in a full buffer: ignored
+    NonFinite,  // NaN or infinite time or state: ignored
+};
+
+enum class SampleKind {
+    Exact,         // the render time sits on a snapshot
+    Interpolated,  // between two snapshots
+    HeldOldest,    // before the oldest snapshot: the oldest is shown
+    HeldNewest,    // after the newest, extrapolation off or impossible: the newest is shown
+    Extrapolated,  // after the newest, dead-reckoned within the cap
+    Capped,        // after the newest, dead-reckoned to the cap and held there
+};
+
+template <class State>
+struct SnapshotSample {
+    State state{};
+    SampleKind kind = SampleKind::Exact;
+    // How far past the newest snapshot the render time is (ms, >= 0).
+    double past_newest_ms = 0.0;
+    // How far the state was projected (ms): past_newest_ms up to the cap, 0 unless extrapolated.
+    double extrapolated_ms = 0.0;
+
+    bool starved() const {
+        return kind == SampleKind::HeldNewest || kind == SampleKind::Extrapolated || kind == SampleKind::Capped;
+    }
+};
+
+struct ExtrapolationOptions {
+    // Longest projection past the newest snapshot (ms, >= 0); beyond it the state holds.
+    // The netcode playground uses 500.
+    double max_extrapolation_ms = 500.0;
+    // Fit a parabola through the last three snapshots instead of a line through two.
+    bool second_order = false;
+    // How much of the curve's departure from the line to apply (0 = line, 1 = full curve).
+    float curve_trust = 1.0f;
+
+    std::string_view validate() const {
+        if (!(max_extrapolation_ms >= 0.0)) return "max_extrapolation_ms must be non-negative";
+        if (!(curve_trust >= 0.0f && curve_trust <= 1.0f)) return "curve_trust must be in [0, 1]";
+        return {};
+    }
+};
+
+template <Interpolatable State>
+class SnapshotBuffer {
+public:
+    struct Snapshot {
+        double time_ms;
+        State state;
+    };
+
+    // capacity >= 2: interpolation needs a pair.
+    SnapshotBuffer() : SnapshotBuffer(32) {}
+    explicit SnapshotBuffer(std::size_t capacity) : capacity_(capacity) {
+        assert(capacity >= 2 && "SnapshotBuffer: capacity must be at least 2");
+        snapshots_.reserve(capacity_ + 1);
+    }
+
+    SnapshotAdd add_snapshot(double time_ms, const State& state) {
+        if (!std::isfinite(time_ms) || !state_is_finite(state)) return SnapshotAdd::NonFinite;
+        if (snapshots_.empty() || time_ms > snapshots_.back().time_ms) {
+            snapshots_.push_back({time_ms, state});
+            trim();
+            return SnapshotAdd::Appended;
+        }
+        const auto it = std::lower_bound(snapshots_.begin(), snapshots_.end(), time_ms,
+                                         [](const Snapshot& s, double t) { return s.time_ms < t; });
+        if (it != snapshots_.end() && it->time_ms == time_ms) return SnapshotAdd::Duplicate;
+        if (it == snapshots_.begin() && snapshots_.size() == capacity_) return SnapshotAdd::TooOld;
+        snapshots_.insert(it, {time_ms, state});
+        trim();
+        return SnapshotAdd::Inserted;
+    }
+
+    // Interpolation only: past the newest snapshot the newest is held. Empty when the buffer
+    // is empty or the time is not finite.
+    std::optional<SnapshotSample<State>> sample(double render_ms) const {
+        if (snapshots_.empty() || !std::isfinite(render_ms)) return std::nullopt;
+        const Snapshot& newest = snapshots_.back();
+        if (render_ms > newest.time_ms) {
+            return SnapshotSample<State>{newest.state, SampleKind::HeldNewest, render_ms - newest.time_ms, 0.0};
+        }
+        return inside(render_ms);
+    }
+
+    // Interpolation, then extrapolation up to the cap when the render time passes the newest
+    // snapshot. Needs two snapshots for a line and three for a curve; with fewer it falls
+    // back (curve to line, line to hold).
+    std::optional<SnapshotSample<State>> sample(double render_ms,
+                                                const ExtrapolationOptions& options) const requires LinearState<State> {
+        assert(options.validate().empty() && "SnapshotBuffer::sample: invalid ExtrapolationOptions");
+        if (snapshots_.empty() || !std::isfinite(render_ms)) return std::nullopt;
+        const std::size_t n = snapshots_.size();
+        const Snapshot& p2 = snapshots_[n - 1];
+        if (render_ms <= p2.time_ms) return inside(render_ms);
+        const double past = render_ms - p2.time_ms;
+        if (n < 2 || options.max_extrapolation_ms <= 0.0) {
+            return SnapshotSample<State>{p2.state, SampleKind::HeldNewest, past, 0.0};
+        }
+        const double h = std::min(past, options.max_extrapolation_ms);
+        const Snapshot& p1 = snapshots_[n - 2];
+        const double d1 = p2.time_ms - p1.time_ms;
+        // Newton form through (t2, p2), (t1, p1), (t0, p0), evaluated at t2 + h:
+        // p2 + s1*h + c*h*(h + d1), where s1 is the newest slope and c the curvature term.
+        const State s1 = static_cast<State>((p2.state - p1.state) * static_cast<float>(1.0 / d1));
+        State result = static_cast<State>(p2.state + s1 * static_cast<float>(h));
+        if (options.second_order && n >= 3 && options.curve_trust > 0.0f) {
+            const Snapshot& p0 = snapshots_[n - 3];
+            const double d0 = p1.time_ms - p0.time_ms;
+            const State s0 = static_cast<State>((p1.state - p0.state) * static_cast<float>(1.0 / d0));
+            const State c = static_cast<State>((s1 - s0) * static_cast<float>(1.0 / (d1 + d0)));
+            result = static_cast<State>(result + c * static_cast<float>(options.curve_trust * h * (h + d1)));
+        }
+        return SnapshotSample<State>{result, past > h ? SampleKind::Capped : SampleKind::Extrapolated, past, h};
+    }
+
+    std::optional<double> oldest_time_ms() const {
+        if (snapshots_.empty()) return std::nullopt;
+        return snapshots_.front().time_ms;
+    }
+    std::optional<double> newest_time_ms() const {
+        if (snapshots_.empty()) return std::nullopt;
+        return snapshots_.back().time_ms;
+    }
+    const Snapshot* newest() const { return snapshots_.empty() ? nullptr : &snapshots_.back(); }
+    std::size_t size() const { return snapshots_.size(); }
+    std::size_t capacity() const { return capacity_; }
+    bool empty() const { return snapshots_.empty(); }
+    void clear() { snapshots_.clear(); }
+
+private:
+    void trim() {
+        if (snapshots_.size() > capacity_) snapshots_.erase(snapshots_.begin());
+    }
+    // render_ms <= newest time; buffer not empty.
+    SnapshotSample<State> inside(double render_ms) const {
+        const Snapshot& oldest = snapshots_.front();
+        if (render_ms < oldest.time_ms) return {oldest.state, SampleKind::HeldOldest, 0.0, 0.0};
+        const auto it = std::upper_bound(snapshots_.begin(), snapshots_.end(), render_ms,
+                                         [](double t, const Snapshot& s) { return t < s.time_ms; });
+        const Snapshot& a = *(it - 1);  // last snapshot at or before render_ms
+        if (a.time_ms == render_ms || it == snapshots_.end()) return {a.state, SampleKind::Exact, 0.0, 0.0};
+        const Snapshot& b = *it;
+        const auto t = static_cast<float>((render_ms - a.time_ms) / (b.time_ms - a.time_ms));
+        return {static_cast<State>(interpolate(a.state, b.state, t)), SampleKind::Interpolated, 0.0, 0.0};
+    }
+
+    std::size_t capacity_;
+    std::vector<Snapshot> snapshots_;  // ascending, strictly increasing times
+};
+
+}  // namespace vantage
