@@ -108,9 +108,9 @@ void check_against_oracle(ScenarioConfig config, int ticks, const NearbyOptions&
 }
 
 void check_kind(ScenarioKind kind, std::uint32_t count, float world) {
-    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
         ScenarioConfig config{.kind = kind, .count = count, .world = world, .seed = seed};
-        check_against_oracle(config, 25, NearbyOptions{.enter_margin = 1.0f, .leave_margin = 2.0f, .min_cell = 0.5f});
+        check_against_oracle(config, 20, NearbyOptions{.enter_margin = 1.0f, .leave_margin = 2.0f, .min_cell = 0.5f});
         if (::testing::Test::HasFatalFailure()) return;
     }
 }
@@ -317,7 +317,7 @@ TEST(NearbyDetector, OptionsValidateRejectsNonsense) {
     EXPECT_FALSE((NearbyOptions{.enter_margin = -1.0f}.validate()));
     EXPECT_FALSE((NearbyOptions{.min_cell = 0.0f}.validate()));
     EXPECT_FALSE((NearbyOptions{.leave_margin = std::numeric_limits<float>::infinity()}.validate()));
-    EXPECT_FALSE((NearbyOptions{.min_cell = 1e-3f, .max_coordinate = 1e6f}.validate()));  // 2^30 cells
+    EXPECT_FALSE((NearbyOptions{.min_cell = 1e-3f, .max_coordinate = 1e6f}.validate()));  // 1e9 cells
     EXPECT_FALSE((NearbyOptions{.max_ids = 0}.validate()));
 }
 

@@ -25,7 +25,7 @@ enum class ScenarioKind {
     Uniform,     // small boxes spread evenly, a few neighbours each
     Clustered,   // small boxes packed around a few centres: many pairs, many events
     MixedSizes,  // sizes spread log-uniformly over three orders of magnitude
-    HugeBoxes,   // small boxes plus a few moving boxes a quarter of the world wide
+    HugeBoxes,   // small boxes plus a few moving boxes up to a quarter of the world wide
     Teleports,   // uniform, and a share of boxes jump anywhere each tick
     Churn,       // uniform, and a share of boxes are removed and fresh ones inserted each tick
 };
@@ -56,6 +56,7 @@ struct ScenarioConfig {
     float world = 100.0f;       // world side, world units; the world is [-world/2, world/2]^2
     float step = 0.3f;          // largest per-tick speed change, world units per tick
     float moving = 1.0f;        // share of live boxes that move each tick, 0..1
+    std::uint32_t huge_every = 50;  // HugeBoxes: every this many slots is huge, >= 1
     std::uint64_t seed = 1;
 };
 
@@ -130,7 +131,7 @@ private:
                 break;
             }
             case ScenarioKind::HugeBoxes: {
-                const bool huge = slot % 50 == 0;
+                const bool huge = slot % config_.huge_every == 0;
                 b.hx = huge ? w * rng_.range(0.08f, 0.14f) : rng_.range(0.2f, 1.0f);
                 b.hy = huge ? w * rng_.range(0.04f, 0.14f) : rng_.range(0.2f, 1.0f);
                 break;
