@@ -123,10 +123,17 @@ struct Link {
 }  // namespace
 
 struct NearbyDetector::Impl {
+    struct Member {
+        Box box{};
+        std::uint32_t id = 0;
+    };
+
     struct Node {
         Place place;
         Bounds reach;                        // the cell grown by half a cell on every side
-        std::vector<std::uint32_t> objects;  // ids of the boxes placed here
+        // The boxes placed here, each with a copy of its box so that a scan reads one
+        // contiguous array instead of chasing every member's Object.
+        std::vector<Member> members;
         std::vector<Link> links;             // live nodes whose reach is within enter_margin
         std::uint32_t level_pos = 0;         // index in levels[place.level].live
     };
@@ -134,7 +141,7 @@ struct NearbyDetector::Impl {
     struct Object {
         Box box{};
         std::uint32_t node = kNone;  // kNone: not inserted
-        std::uint32_t node_pos = 0;  // index in nodes[node].objects
+        std::uint32_t node_pos = 0;  // index in nodes[node].members
         std::uint32_t mark = 0;      // == epoch: already settled during the current update
         // Partners and, in step, where this id sits in each partner's list.
         std::vector<std::uint32_t> partners;
@@ -303,16 +310,15 @@ struct NearbyDetector::Impl {
         const std::uint32_t n = node_at(p);
         Object& o = objects[id];
         o.node = n;
-        o.node_pos = static_cast<std::uint32_t>(nodes[n].objects.size());
-        nodes[n].objects.push_back(id);
+        o.node_pos = static_cast<std::uint32_t>(nodes[n].members.size());
+        nodes[n].members.push_back({o.box, id});
     }
 
     void unplace_object(std::uint32_t id) {
         Object& o = objects[id];
-        std::vector<std::uint32_t>& members = nodes[o.node].objects;
-        const std::uint32_t moved = members.back();
-        members[o.node_pos] = moved;
-        objects[moved].node_pos = o.node_pos;
+        std::vector<Member>& members = nodes[o.node].members;
+        members[o.node_pos] = members.back();
+        objects[members[o.node_pos].id].node_pos = o.node_pos;
         members.pop_back();
         if (members.empty()) drop_node(o.node);
         o.node = kNone;
@@ -375,21 +381,21 @@ struct NearbyDetector::Impl {
         }
         const std::uint32_t home = objects[id].node;
         scan_node(id, box, enter, home, sink);
-        // Index loop: add_pair does not touch links, but it may grow partner vectors only.
+        // add_pair grows partner vectors only; nodes and links stay put during the scan.
         const std::size_t link_count = nodes[home].links.size();
         for (std::size_t i = 0; i < link_count; ++i) scan_node(id, box, enter, nodes[home].links[i].node, sink);
     }
 
+    // Tests the members of node n against `box`. Partners are already marked, so only a
+    // member within enter_margin touches its Object.
     void scan_node(std::uint32_t id, const Box& box, float enter, std::uint32_t n, NearbySink& sink) {
         ++ops;
-        const std::size_t member_count = nodes[n].objects.size();
+        const std::size_t member_count = nodes[n].members.size();
         for (std::size_t i = 0; i < member_count; ++i) {
             ++ops;
-            const std::uint32_t other = nodes[n].objects[i];
-            Object& o = objects[other];
-            if (o.mark == epoch) continue;
-            o.mark = epoch;
-            if (gap(box, o.box) <= enter) add_pair(id, other, sink);
+            const Member& m = nodes[n].members[i];
+            if (gap(box, m.box) > enter || m.id == id || objects[m.id].mark == epoch) continue;
+            add_pair(id, m.id, sink);
         }
     }
 };
@@ -454,11 +460,13 @@ NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box, NearbySink
     if (!contains(id)) return id >= s.options.max_ids ? NearbyStatus::IdOutOfRange : NearbyStatus::UnknownId;
     if (const NearbyStatus st = s.check_box(box); st != NearbyStatus::Ok) return st;
     const Place to = s.place_of(box);
-    if (!(s.nodes[s.objects[id].node].place == to)) {
+    s.objects[id].box = box;
+    if (s.nodes[s.objects[id].node].place == to) {
+        s.nodes[s.objects[id].node].members[s.objects[id].node_pos].box = box;
+    } else {
         s.unplace_object(id);
         s.place_object(id, to);
     }
-    s.objects[id].box = box;
     s.settle(id, sink);
     return NearbyStatus::Ok;
 }
