@@ -200,6 +200,21 @@ struct NearbyDetector::Impl {
         return {level, cell_index(cx, c), cell_index(cy, c)};
     }
 
+    // A box may stay in its node while it lies inside the node's reach (all that finding
+    // candidates relies on) and is not much smaller than the node's cell. It only moves on
+    // once its centre is half a cell past the cell's edge, so a box wandering along a cell
+    // boundary does not hop between nodes: hysteresis for placement, like the fat boxes of a
+    // dynamic tree.
+    bool still_fits(std::uint32_t n, const Box& b) const {
+        const Node& node = nodes[n];
+        const Bounds& r = node.reach;
+        if (!(r.lo_x <= b.min.x && b.max.x <= r.hi_x && r.lo_y <= b.min.y && b.max.y <= r.hi_y)) return false;
+        if (node.place.level < 2) return true;
+        const double extent = std::max(static_cast<double>(b.max.x) - static_cast<double>(b.min.x),
+                                       static_cast<double>(b.max.y) - static_cast<double>(b.min.y));
+        return extent > levels[node.place.level - 2].cell;
+    }
+
     // floor(v / c), corrected so that ix * c <= v < (ix + 1) * c holds exactly.
     static std::int32_t cell_index(double v, double c) {
         auto i = static_cast<std::int32_t>(std::floor(v / c));
@@ -459,13 +474,12 @@ NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box, NearbySink
     ++s.ops;
     if (!contains(id)) return id >= s.options.max_ids ? NearbyStatus::IdOutOfRange : NearbyStatus::UnknownId;
     if (const NearbyStatus st = s.check_box(box); st != NearbyStatus::Ok) return st;
-    const Place to = s.place_of(box);
     s.objects[id].box = box;
-    if (s.nodes[s.objects[id].node].place == to) {
+    if (s.still_fits(s.objects[id].node, box)) {
         s.nodes[s.objects[id].node].members[s.objects[id].node_pos].box = box;
     } else {
         s.unplace_object(id);
-        s.place_object(id, to);
+        s.place_object(id, s.place_of(box));
     }
     s.settle(id, sink);
     return NearbyStatus::Ok;

@@ -4,7 +4,9 @@
 // cells of side min_cell * 2^L, and a box goes to the smallest level whose cell is at least
 // as wide as the box, in the cell holding its centre. A node's reach is its cell grown by
 // half a cell on every side (the "double tree" of the design discussion: nodes doubled
-// around their centres), so the box always fits inside its node's reach. Nodes that hold at
+// around their centres), so the box always fits inside its node's reach, and it stays in
+// that node while it still fits and has not shrunk below a quarter of the cell: a box
+// wandering over a cell boundary does not hop between nodes. Nodes that hold at
 // least one box are live, and every live node keeps two-way links to every other live node,
 // on any level, whose reach comes within enter_margin of its own. A box therefore finds every
 // box that could have become nearby in its own node and the linked nodes, and every box that
