@@ -118,6 +118,7 @@ void BM_NearbyDetector(benchmark::State& state, Density density) {
     CountingSink sink;
     for (std::uint32_t id = 0; id < n; ++id) detector.insert(id, w.snapshots[0][id], sink);
     sink.events = 0;
+    const std::uint64_t ops_before = detector.operations();
     std::int64_t step = 0;
     std::uint64_t moves = 0;
     for (auto _ : state) {
@@ -125,6 +126,8 @@ void BM_NearbyDetector(benchmark::State& state, Density density) {
         for (const std::uint32_t id : *tr.ids) detector.update(id, (*tr.boxes)[id], sink);
         moves += tr.ids->size();
     }
+    state.counters["ops_per_move"] =
+        static_cast<double>(detector.operations() - ops_before) / static_cast<double>(std::max<std::uint64_t>(1, moves));
     state.SetItemsProcessed(static_cast<std::int64_t>(moves));
     state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);
     state.counters["pairs"] = static_cast<double>(detector.pair_count());

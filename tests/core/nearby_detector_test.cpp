@@ -110,7 +110,7 @@ void check_against_oracle(ScenarioConfig config, int ticks, const NearbyOptions&
 void check_kind(ScenarioKind kind, std::uint32_t count, float world) {
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
         ScenarioConfig config{.kind = kind, .count = count, .world = world, .seed = seed};
-        check_against_oracle(config, 20, NearbyOptions{.enter_margin = 1.0f, .leave_margin = 2.0f, .min_cell = 0.5f});
+        check_against_oracle(config, 16, NearbyOptions{.enter_margin = 1.0f, .leave_margin = 2.0f, .min_cell = 0.5f});
         if (::testing::Test::HasFatalFailure()) return;
     }
 }
@@ -216,32 +216,33 @@ TEST(NearbyDetector, EmptiedNodesAreReleased) {
 // at a fixed density, plus two huge boxes far from it so the upper levels are occupied too.
 std::uint64_t quiet_move_work(std::uint32_t count) {
     NullNearbySink sink;
-    NearbyDetector d(NearbyOptions{.enter_margin = 1.0f, .leave_margin = 2.0f, .min_cell = 1.0f});
-    XorShift rng(0xC0FFEE);
-    // Groups of four small boxes sharing a level-0 cell, on a lattice of pitch 4 (which keeps
-    // the test fast: a quarter as many nodes to build); the probe sits in a hole of side 40.
-    const auto side = static_cast<std::int32_t>(std::ceil(std::sqrt(static_cast<double>(count) / 4.0 + 100.0)));
+    NearbyDetector d(NearbyOptions{.enter_margin = 0.5f, .leave_margin = 1.0f, .min_cell = 8.0f});
+    // Sixteen tiny boxes per level-0 cell (a 4 x 4 pattern, none nearby another), one cell in
+    // every four along each axis, so the 100k world needs only 6250 nodes and the test stays
+    // fast. The probe sits in a hole where no node's reach comes near its own.
+    const auto side = static_cast<std::int32_t>(std::ceil(std::sqrt(static_cast<double>(count) / 16.0 + 9.0))) + 1;
     std::uint32_t id = 0;
     for (std::int32_t gx = 0; gx < side && id < count; ++gx) {
         for (std::int32_t gy = 0; gy < side && id < count; ++gy) {
-            const float x = static_cast<float>(gx * 4) + 0.5f;
-            const float y = static_cast<float>(gy * 4) + 0.5f;
-            if (std::abs(x - 40.0f) < 20.0f && std::abs(y - 40.0f) < 20.0f) continue;
-            for (int k = 0; k < 4 && id < count; ++k) {
-                d.insert(id++, box_at(x + rng.range(-0.2f, 0.2f), y + rng.range(-0.2f, 0.2f), 0.1f), sink);
+            const auto x0 = static_cast<float>(gx * 32);
+            const auto y0 = static_cast<float>(gy * 32);
+            if (std::abs(x0 + 4.0f - 100.0f) < 48.0f && std::abs(y0 + 4.0f - 100.0f) < 48.0f) continue;
+            for (int k = 0; k < 16 && id < count; ++k) {
+                d.insert(id++, box_at(x0 + 0.8f + 2.0f * static_cast<float>(k % 4), y0 + 0.8f + 2.0f * static_cast<float>(k / 4), 0.1f), sink);
             }
         }
     }
     d.insert(id++, {{-9000.0f, -9000.0f}, {-8000.0f, -8500.0f}}, sink);
     d.insert(id++, {{-9000.0f, 8000.0f}, {-6000.0f, 9000.0f}}, sink);
     EXPECT_EQ(d.size(), count + 2);
+    EXPECT_EQ(d.pair_count(), 0u);
     const std::uint32_t probe = id;
-    d.insert(probe, box_at(40.25f, 40.25f, 0.2f), sink);
+    d.insert(probe, box_at(100.25f, 100.25f, 0.2f), sink);
     const std::uint64_t before = d.operations();
     constexpr int kMoves = 100;
     for (int i = 0; i < kMoves; ++i) {
         const float dx = 0.002f * static_cast<float>(i % 10);
-        d.update(probe, box_at(40.25f + dx, 40.25f - dx, 0.2f), sink);
+        d.update(probe, box_at(100.25f + dx, 100.25f - dx, 0.2f), sink);
     }
     EXPECT_TRUE(d.neighbors(probe).empty());
     return (d.operations() - before) / kMoves;
