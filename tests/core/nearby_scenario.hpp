@@ -145,7 +145,7 @@ private:
         b.hx = std::min(b.hx, 0.25f * w);
         b.hy = std::min(b.hy, 0.25f * w);
         if (config_.kind == ScenarioKind::Clustered) {
-            const auto& c = clusters_[rng_.below(clusters_.size())];
+            const auto& c = clusters_[static_cast<std::size_t>(rng_.below(clusters_.size()))];
             const float spread = 0.03f * w;
             b.x = c.first + rng_.range(-spread, spread);
             b.y = c.second + rng_.range(-spread, spread);
