@@ -142,7 +142,7 @@ struct NearbyDetector::Impl {
         Box box{};
         std::uint32_t node = kNone;  // kNone: not inserted
         std::uint32_t node_pos = 0;  // index in nodes[node].members
-        std::uint32_t mark = 0;      // == epoch: already settled during the current update
+        std::uint32_t mark = 0;      // == epoch: a partner of the box being updated, already checked
         // Partners and, in step, where this id sits in each partner's list.
         std::vector<std::uint32_t> partners;
         std::vector<std::uint32_t> partner_back;
@@ -383,7 +383,6 @@ struct NearbyDetector::Impl {
         const Box box = objects[id].box;
         const float leave = options.leave_margin;
         const float enter = options.enter_margin;
-        objects[id].mark = epoch;
         // Backwards, so the swap-erase in end_pair only moves already-checked entries.
         for (std::size_t k = objects[id].partners.size(); k-- > 0;) {
             ++ops;
