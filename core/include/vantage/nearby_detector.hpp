@@ -1,0 +1,132 @@
+// NearbyDetector: axis-aligned boxes that report when they start and stop being nearby.
+//
+// Each box lives in one node of a per-level partition of space: level L is a grid of square
+// cells of side min_cell * 2^L, and a box goes to the smallest level whose cell is at least
+// as wide as the box, in the cell holding its centre. A node's reach is its cell grown by
+// half a cell on every side (the "double tree" of the design discussion: nodes doubled
+// around their centres), so the box always fits inside its node's reach, and it stays in
+// that node while it still fits and has not shrunk below a quarter of the cell: a box
+// wandering over a cell boundary does not hop between nodes. Nodes that hold at
+// least one box are live, and every live node keeps two-way links to every other live node,
+// on any level, whose reach comes within enter_margin of its own. A box therefore finds every
+// box that could have become nearby in its own node and the linked nodes, and every box that
+// could have stopped being nearby in its own partner list, without walking the levels.
+//
+// Cost. A move that stays in its node examines its partners, its node and its linked nodes:
+// with nothing nearby that is a constant, whatever the number of boxes (operations() counts
+// it so tests can pin it). A move to another node also unlinks the old node if it emptied and
+// links the new one if it was not live, by hash look-ups over the occupied levels: O(levels +
+// links), not the O(1) neighbour-pointer walk the design discussion sketched (see
+// core/docs/nearby.md). A large box near many small ones pays for every one of them, as the
+// design accepts.
+//
+// Nearby, with hysteresis. The gap between two boxes on an axis is how far apart their
+// intervals are (zero or negative when they overlap). A pair becomes nearby when the gap is at
+// most enter_margin on both axes, and stops being nearby only when the gap exceeds
+// leave_margin (>= enter_margin) on either axis, so a box jittering on the enter boundary does
+// not flicker. Each transition is reported once to the sink given to the call that caused it;
+// remove() reports "stopped" for every partner the box had. Pairs are reported as (a, b) with
+// a < b. Event order within one call is deterministic but otherwise unspecified.
+//
+// Bad data (non-finite or inverted boxes, coordinates beyond max_coordinate, unknown ids,
+// inserting an id twice, ids at or above max_ids) returns a status and changes nothing.
+// Ids are small caller-chosen integers (entity slots): storage grows to the largest id seen.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "vantage/vec.hpp"
+
+namespace vantage {
+
+struct NearbyOptions {
+    float enter_margin = 1.0f;  // world units, finite, >= 0: largest gap at which a pair becomes nearby
+    float leave_margin = 2.0f;  // world units, finite, >= enter_margin: smallest gap beyond which it stops
+    float min_cell = 1.0f;      // world units, > 0: cell side of level 0; anything smaller shares level 0
+    float max_coordinate = 1.0e6f;  // world units, > 0: boxes must lie within [-max, max] on both axes;
+                                    // max_coordinate / min_cell must be at most 2^27
+    std::uint32_t max_ids = 1u << 24;  // ids accepted are [0, max_ids); 1 .. 2^31
+
+    bool validate() const;
+};
+
+enum class NearbyStatus {
+    Ok,
+    NonFiniteBox,    // a coordinate is NaN or infinite
+    InvertedBox,     // min > max on some axis
+    OutOfRange,      // a coordinate lies beyond max_coordinate
+    IdOutOfRange,    // id >= max_ids
+    UnknownId,       // update/remove of an id that is not inserted
+    AlreadyPresent,  // insert of an id that is already inserted
+};
+
+const char* to_string(NearbyStatus status);
+
+// Receives transitions. Called synchronously from insert/update/remove; must not call back
+// into the detector that is reporting.
+class NearbySink {
+public:
+    virtual ~NearbySink() = default;
+    virtual void became_nearby(std::uint32_t a, std::uint32_t b) = 0;
+    virtual void stopped_being_nearby(std::uint32_t a, std::uint32_t b) = 0;
+};
+
+// A sink that drops every event, for callers that only read neighbors().
+class NullNearbySink final : public NearbySink {
+public:
+    void became_nearby(std::uint32_t, std::uint32_t) override {}
+    void stopped_being_nearby(std::uint32_t, std::uint32_t) override {}
+};
+
+class NearbyDetector {
+public:
+    // An axis-aligned box, closed on both ends; min == max is a point and is fine.
+    struct Box {
+        Vec2 min;
+        Vec2 max;
+    };
+
+    // The largest gap between a and b over the two axes (negative when they overlap). The
+    // one predicate both the detector and any oracle must use: a pair is "within m" when
+    // gap(a, b) <= m. Symmetric in a and b, computed in float.
+    static float gap(const Box& a, const Box& b);
+
+    // Asserts that options validate().
+    explicit NearbyDetector(const NearbyOptions& options = {});
+    ~NearbyDetector();
+    NearbyDetector(NearbyDetector&&) noexcept;
+    NearbyDetector& operator=(NearbyDetector&&) noexcept;
+    NearbyDetector(const NearbyDetector&) = delete;
+    NearbyDetector& operator=(const NearbyDetector&) = delete;
+
+    // Adds a box; reports every box within enter_margin as became_nearby.
+    NearbyStatus insert(std::uint32_t id, const Box& box, NearbySink& sink);
+    // Moves a box (any distance, any new size) and reports the transitions it causes.
+    NearbyStatus update(std::uint32_t id, const Box& box, NearbySink& sink);
+    // Removes a box; reports stopped_being_nearby for each of its partners.
+    NearbyStatus remove(std::uint32_t id, NearbySink& sink);
+
+    bool contains(std::uint32_t id) const;
+    // The ids currently nearby `id`, in no particular order; empty for an unknown id. Valid
+    // until the next insert/update/remove.
+    std::span<const std::uint32_t> neighbors(std::uint32_t id) const;
+    // The stored box of `id`; asserts contains(id).
+    const Box& box(std::uint32_t id) const;
+
+    std::uint32_t size() const;
+    std::uint64_t pair_count() const;
+    std::uint32_t live_node_count() const;
+    // Work done since construction: one per call, plus one per partner checked, node visited,
+    // candidate box tested, level searched, cell looked up and link made or broken. Tests read
+    // differences of it to pin the cost of a move.
+    std::uint64_t operations() const;
+    const NearbyOptions& options() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vantage

@@ -1,0 +1,522 @@
+#include "vantage/nearby_detector.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cmath>
+#include <vector>
+
+#include "vantage/random.hpp"
+
+namespace vantage {
+
+namespace {
+
+constexpr std::uint32_t kNone = 0xffffffffu;
+// max_coordinate / min_cell <= 2^27 bounds a box's extent to 2^28 level-0 cells, so level 28
+// holds anything; spare levels absorb rounding in the level choice.
+constexpr int kLevels = 31;
+
+struct Bounds {
+    double lo_x = 0.0;
+    double lo_y = 0.0;
+    double hi_x = 0.0;
+    double hi_y = 0.0;
+};
+
+bool overlaps(const Bounds& a, const Bounds& b) {
+    return a.lo_x <= b.hi_x && b.lo_x <= a.hi_x && a.lo_y <= b.hi_y && b.lo_y <= a.hi_y;
+}
+
+Bounds grown(const Bounds& b, double by) { return {b.lo_x - by, b.lo_y - by, b.hi_x + by, b.hi_y + by}; }
+
+// One key for (level, ix, iy): 5 bits of level and 29 bits per offset index. validate()
+// keeps |ix|, |iy| below 2^27 plus a few cells, so the offset indices stay in [0, 2^29).
+std::uint64_t cell_key(int level, std::int32_t ix, std::int32_t iy) {
+    constexpr std::int64_t kOffset = std::int64_t{1} << 28;
+    constexpr std::uint64_t kMask = (std::uint64_t{1} << 29) - 1;
+    const auto ux = static_cast<std::uint64_t>(std::int64_t{ix} + kOffset) & kMask;
+    const auto uy = static_cast<std::uint64_t>(std::int64_t{iy} + kOffset) & kMask;
+    return (static_cast<std::uint64_t>(level) << 58) | (ux << 29) | uy;
+}
+
+// Cell key -> live node, open addressing with linear probing and backward-shift erase: no
+// allocation per node (std::unordered_map allocated on every node made, and its look-ups
+// were half the time of a move in the benchmarks).
+class CellTable {
+public:
+    std::uint32_t find(std::uint64_t key) const {
+        if (slots_.empty()) return kNoValue;
+        for (std::size_t i = home(key);; i = (i + 1) & mask_) {
+            const Slot& s = slots_[i];
+            if (s.value == kNoValue) return kNoValue;
+            if (s.key == key) return s.value;
+        }
+    }
+
+    // `key` must be absent.
+    void insert(std::uint64_t key, std::uint32_t value) {
+        if (2 * (count_ + 1) > slots_.size()) grow();
+        std::size_t i = home(key);
+        while (slots_[i].value != kNoValue) i = (i + 1) & mask_;
+        slots_[i] = {key, value};
+        ++count_;
+    }
+
+    // `key` must be present.
+    void erase(std::uint64_t key) {
+        std::size_t i = home(key);
+        while (slots_[i].key != key || slots_[i].value == kNoValue) i = (i + 1) & mask_;
+        // Shift later entries of the probe run back so no look-up stops early at the hole.
+        for (std::size_t j = (i + 1) & mask_; slots_[j].value != kNoValue; j = (j + 1) & mask_) {
+            const std::size_t h = home(slots_[j].key);
+            if (((j - h) & mask_) >= ((j - i) & mask_)) {
+                slots_[i] = slots_[j];
+                i = j;
+            }
+        }
+        slots_[i].value = kNoValue;
+        --count_;
+    }
+
+    static constexpr std::uint32_t kNoValue = 0xffffffffu;
+
+private:
+    struct Slot {
+        std::uint64_t key = 0;
+        std::uint32_t value = kNoValue;
+    };
+
+    std::size_t home(std::uint64_t key) const { return static_cast<std::size_t>(mix64(key)) & mask_; }
+
+    void grow() {
+        std::vector<Slot> old;
+        old.swap(slots_);
+        slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+        mask_ = slots_.size() - 1;
+        count_ = 0;
+        for (const Slot& s : old) {
+            if (s.value != kNoValue) insert(s.key, s.value);
+        }
+    }
+
+    std::vector<Slot> slots_;  // size a power of two, at most half full
+    std::size_t mask_ = 0;
+    std::size_t count_ = 0;
+};
+
+// Where a box belongs: level and cell.
+struct Place {
+    int level = 0;
+    std::int32_t ix = 0;
+    std::int32_t iy = 0;
+    bool operator==(const Place&) const = default;
+};
+
+// One side of a two-way reference: `back` is where the reverse entry sits in the other list,
+// so either side is erased in O(1) by swapping with the last entry.
+struct Link {
+    std::uint32_t node = kNone;
+    std::uint32_t back = 0;
+};
+
+}  // namespace
+
+struct NearbyDetector::Impl {
+    struct Member {
+        Box box{};
+        std::uint32_t id = 0;
+    };
+
+    struct Node {
+        Place place;
+        Bounds reach;                        // the cell grown by half a cell on every side
+        // The boxes placed here, each with a copy of its box so that a scan reads one
+        // contiguous array instead of chasing every member's Object.
+        std::vector<Member> members;
+        std::vector<Link> links;             // live nodes whose reach is within enter_margin
+        std::uint32_t level_pos = 0;         // index in levels[place.level].live
+    };
+
+    struct Object {
+        Box box{};
+        std::uint32_t node = kNone;  // kNone: not inserted
+        std::uint32_t node_pos = 0;  // index in nodes[node].members
+        std::uint32_t mark = 0;      // == epoch: a partner of the box being updated, already checked
+        // Partners and, in step, where this id sits in each partner's list.
+        std::vector<std::uint32_t> partners;
+        std::vector<std::uint32_t> partner_back;
+    };
+
+    struct Level {
+        double cell = 1.0;  // side, world units (min_cell * 2^level, exact in double)
+        std::vector<std::uint32_t> live;  // live node indices
+    };
+
+    NearbyOptions options;
+    double link_slop = 0.0;  // absorbs float rounding in gap() so links are never too few
+    std::vector<Object> objects;
+    std::vector<Node> nodes;
+    std::vector<std::uint32_t> free_nodes;
+    std::array<Level, kLevels> levels{};
+    CellTable cells;  // (level, cell) -> live node
+    std::uint32_t count = 0;
+    std::uint64_t pairs = 0;
+    std::uint32_t epoch = 0;
+    std::uint64_t ops = 0;
+
+    explicit Impl(const NearbyOptions& o) : options(o) {
+        for (int l = 0; l < kLevels; ++l) levels[l].cell = std::ldexp(static_cast<double>(o.min_cell), l);
+        // gap() in float is within a relative 2^-24 of the true gap near enter_margin; extents
+        // in double are within 2^-52 of the world's size.
+        link_slop = 1e-5 * static_cast<double>(o.enter_margin) + 1e-9 * static_cast<double>(o.max_coordinate) +
+                    1e-9 * static_cast<double>(o.min_cell);
+    }
+
+    NearbyStatus check_box(const Box& b) const {
+        if (!b.min.is_finite() || !b.max.is_finite()) return NearbyStatus::NonFiniteBox;
+        if (b.min.x > b.max.x || b.min.y > b.max.y) return NearbyStatus::InvertedBox;
+        const float m = options.max_coordinate;
+        if (b.min.x < -m || b.min.y < -m || b.max.x > m || b.max.y > m) return NearbyStatus::OutOfRange;
+        return NearbyStatus::Ok;
+    }
+
+    Place place_of(const Box& b) const {
+        const double w = static_cast<double>(b.max.x) - static_cast<double>(b.min.x);
+        const double h = static_cast<double>(b.max.y) - static_cast<double>(b.min.y);
+        const double extent = std::max(w, h);
+        int level = 0;
+        const double ratio = extent / static_cast<double>(options.min_cell);
+        if (ratio > 1.0) {
+            int e = 0;
+            const double mant = std::frexp(ratio, &e);  // ratio = mant * 2^e, mant in [0.5, 1)
+            level = mant == 0.5 ? e - 1 : e;
+        }
+        while (level > 0 && levels[level - 1].cell >= extent) --level;
+        while (level < kLevels - 1 && levels[level].cell < extent) ++level;
+        const double c = levels[level].cell;
+        const double cx = (static_cast<double>(b.min.x) + static_cast<double>(b.max.x)) * 0.5;
+        const double cy = (static_cast<double>(b.min.y) + static_cast<double>(b.max.y)) * 0.5;
+        return {level, cell_index(cx, c), cell_index(cy, c)};
+    }
+
+    // A box may stay in its node while it lies inside the node's reach (all that finding
+    // candidates relies on) and is not much smaller than the node's cell. It only moves on
+    // once its centre is half a cell past the cell's edge, so a box wandering along a cell
+    // boundary does not hop between nodes: hysteresis for placement, like the fat boxes of a
+    // dynamic tree.
+    bool still_fits(std::uint32_t n, const Box& b) const {
+        const Node& node = nodes[n];
+        const Bounds& r = node.reach;
+        if (!(r.lo_x <= b.min.x && b.max.x <= r.hi_x && r.lo_y <= b.min.y && b.max.y <= r.hi_y)) return false;
+        if (node.place.level < 2) return true;
+        const double extent = std::max(static_cast<double>(b.max.x) - static_cast<double>(b.min.x),
+                                       static_cast<double>(b.max.y) - static_cast<double>(b.min.y));
+        return extent > levels[node.place.level - 2].cell;
+    }
+
+    // floor(v / c), corrected so that ix * c <= v < (ix + 1) * c holds exactly.
+    static std::int32_t cell_index(double v, double c) {
+        auto i = static_cast<std::int32_t>(std::floor(v / c));
+        if (static_cast<double>(i) * c > v) --i;
+        if (static_cast<double>(i + 1) * c <= v) ++i;
+        return i;
+    }
+
+    Bounds reach_of(const Place& p) const {
+        const double c = levels[p.level].cell;
+        return {p.ix * c - 0.5 * c, p.iy * c - 0.5 * c, (p.ix + 1) * c + 0.5 * c, (p.iy + 1) * c + 0.5 * c};
+    }
+
+    // ---- nodes and links ---------------------------------------------------------------
+
+    void add_link(std::uint32_t a, std::uint32_t b) {
+        ++ops;
+        Node& na = nodes[a];
+        Node& nb = nodes[b];
+        na.links.push_back({b, static_cast<std::uint32_t>(nb.links.size())});
+        nb.links.push_back({a, static_cast<std::uint32_t>(na.links.size() - 1)});
+    }
+
+    // Erases entry k of node n's links, fixing the back index of the entry moved into k.
+    void erase_link_slot(std::uint32_t n, std::uint32_t k) {
+        std::vector<Link>& links = nodes[n].links;
+        const std::uint32_t last = static_cast<std::uint32_t>(links.size() - 1);
+        if (k != last) {
+            links[k] = links[last];
+            nodes[links[k].node].links[links[k].back].back = k;
+        }
+        links.pop_back();
+    }
+
+    // Finds every live node whose reach comes within enter_margin of node n's and links it.
+    void link_new_node(std::uint32_t n) {
+        const Bounds query = grown(nodes[n].reach, static_cast<double>(options.enter_margin) + link_slop);
+        for (int l = 0; l < kLevels; ++l) {
+            Level& level = levels[l];
+            if (level.live.empty()) continue;
+            ++ops;
+            const double c = level.cell;
+            // Cells k whose reach [k c - c/2, (k + 1) c + c/2] can meet the query; one spare
+            // cell each way, the exact test below decides.
+            const double kx0 = std::floor((query.lo_x - 1.5 * c) / c);
+            const double kx1 = std::floor((query.hi_x + 0.5 * c) / c);
+            const double ky0 = std::floor((query.lo_y - 1.5 * c) / c);
+            const double ky1 = std::floor((query.hi_y + 0.5 * c) / c);
+            const double range = (kx1 - kx0 + 1.0) * (ky1 - ky0 + 1.0);
+            if (range <= static_cast<double>(level.live.size())) {
+                for (auto kx = static_cast<std::int32_t>(kx0); kx <= static_cast<std::int32_t>(kx1); ++kx) {
+                    for (auto ky = static_cast<std::int32_t>(ky0); ky <= static_cast<std::int32_t>(ky1); ++ky) {
+                        ++ops;
+                        const std::uint32_t m = cells.find(cell_key(l, kx, ky));
+                        if (m == CellTable::kNoValue || m == n) continue;
+                        if (overlaps(query, nodes[m].reach)) add_link(n, m);
+                    }
+                }
+            } else {
+                for (const std::uint32_t m : level.live) {
+                    ++ops;
+                    if (m != n && overlaps(query, nodes[m].reach)) add_link(n, m);
+                }
+            }
+        }
+    }
+
+    std::uint32_t node_at(const Place& p) {
+        Level& level = levels[p.level];
+        const std::uint64_t key = cell_key(p.level, p.ix, p.iy);
+        if (const std::uint32_t found = cells.find(key); found != CellTable::kNoValue) return found;
+        std::uint32_t n = 0;
+        if (!free_nodes.empty()) {
+            n = free_nodes.back();
+            free_nodes.pop_back();
+        } else {
+            n = static_cast<std::uint32_t>(nodes.size());
+            nodes.emplace_back();
+        }
+        Node& node = nodes[n];
+        node.place = p;
+        node.reach = reach_of(p);
+        node.level_pos = static_cast<std::uint32_t>(level.live.size());
+        level.live.push_back(n);
+        cells.insert(key, n);
+        link_new_node(n);
+        return n;
+    }
+
+    void drop_node(std::uint32_t n) {
+        Node& node = nodes[n];
+        while (!node.links.empty()) {
+            ++ops;
+            const Link link = node.links.back();
+            erase_link_slot(link.node, link.back);
+            node.links.pop_back();
+        }
+        Level& level = levels[node.place.level];
+        const std::uint32_t last = level.live.back();
+        level.live[node.level_pos] = last;
+        nodes[last].level_pos = node.level_pos;
+        level.live.pop_back();
+        cells.erase(cell_key(node.place.level, node.place.ix, node.place.iy));
+        free_nodes.push_back(n);  // keeps its vectors' capacity for the next node
+    }
+
+    void place_object(std::uint32_t id, const Place& p) {
+        const std::uint32_t n = node_at(p);
+        Object& o = objects[id];
+        o.node = n;
+        o.node_pos = static_cast<std::uint32_t>(nodes[n].members.size());
+        nodes[n].members.push_back({o.box, id});
+    }
+
+    void unplace_object(std::uint32_t id) {
+        Object& o = objects[id];
+        std::vector<Member>& members = nodes[o.node].members;
+        members[o.node_pos] = members.back();
+        objects[members[o.node_pos].id].node_pos = o.node_pos;
+        members.pop_back();
+        if (members.empty()) drop_node(o.node);
+        o.node = kNone;
+    }
+
+    // ---- pairs -------------------------------------------------------------------------
+
+    void add_pair(std::uint32_t a, std::uint32_t b, NearbySink& sink) {
+        Object& oa = objects[a];
+        Object& ob = objects[b];
+        oa.partners.push_back(b);
+        oa.partner_back.push_back(static_cast<std::uint32_t>(ob.partners.size()));
+        ob.partners.push_back(a);
+        ob.partner_back.push_back(static_cast<std::uint32_t>(oa.partners.size() - 1));
+        ++pairs;
+        sink.became_nearby(std::min(a, b), std::max(a, b));
+    }
+
+    void erase_partner_slot(std::uint32_t id, std::uint32_t k) {
+        Object& o = objects[id];
+        const std::uint32_t last = static_cast<std::uint32_t>(o.partners.size() - 1);
+        if (k != last) {
+            o.partners[k] = o.partners[last];
+            o.partner_back[k] = o.partner_back[last];
+            objects[o.partners[k]].partner_back[o.partner_back[k]] = k;
+        }
+        o.partners.pop_back();
+        o.partner_back.pop_back();
+    }
+
+    // Ends the pair held in slot k of a's partner list.
+    void end_pair(std::uint32_t a, std::uint32_t k, NearbySink& sink) {
+        const std::uint32_t b = objects[a].partners[k];
+        erase_partner_slot(b, objects[a].partner_back[k]);
+        erase_partner_slot(a, k);
+        --pairs;
+        sink.stopped_being_nearby(std::min(a, b), std::max(a, b));
+    }
+
+    // Re-evaluates every pair involving `id` at its stored box: partners first (leave test),
+    // then the boxes in its node and linked nodes (enter test).
+    void settle(std::uint32_t id, NearbySink& sink) {
+        if (++epoch == 0) {  // wrapped: clear stale marks so none can match by accident
+            for (Object& o : objects) o.mark = 0;
+            epoch = 1;
+        }
+        const Box box = objects[id].box;
+        const float leave = options.leave_margin;
+        const float enter = options.enter_margin;
+        // Backwards, so the swap-erase in end_pair only moves already-checked entries.
+        for (std::size_t k = objects[id].partners.size(); k-- > 0;) {
+            ++ops;
+            const std::uint32_t other = objects[id].partners[k];
+            if (gap(box, objects[other].box) > leave) {
+                end_pair(id, static_cast<std::uint32_t>(k), sink);
+            } else {
+                objects[other].mark = epoch;
+            }
+        }
+        const std::uint32_t home = objects[id].node;
+        scan_node(id, box, enter, home, sink);
+        // add_pair grows partner vectors only; nodes and links stay put during the scan.
+        const std::size_t link_count = nodes[home].links.size();
+        for (std::size_t i = 0; i < link_count; ++i) scan_node(id, box, enter, nodes[home].links[i].node, sink);
+    }
+
+    // Tests the members of node n against `box`. Partners are already marked, so only a
+    // member within enter_margin touches its Object.
+    void scan_node(std::uint32_t id, const Box& box, float enter, std::uint32_t n, NearbySink& sink) {
+        ++ops;
+        const std::size_t member_count = nodes[n].members.size();
+        for (std::size_t i = 0; i < member_count; ++i) {
+            ++ops;
+            const Member& m = nodes[n].members[i];
+            if (gap(box, m.box) > enter || m.id == id || objects[m.id].mark == epoch) continue;
+            add_pair(id, m.id, sink);
+        }
+    }
+};
+
+// ---- public surface ------------------------------------------------------------------
+
+bool NearbyOptions::validate() const {
+    if (!std::isfinite(enter_margin) || !std::isfinite(leave_margin)) return false;
+    if (!(enter_margin >= 0.0f) || !(leave_margin >= enter_margin)) return false;
+    if (!std::isfinite(min_cell) || !(min_cell > 0.0f)) return false;
+    if (!std::isfinite(max_coordinate) || !(max_coordinate > 0.0f)) return false;
+    if (static_cast<double>(max_coordinate) / static_cast<double>(min_cell) > std::ldexp(1.0, 27)) return false;
+    if (max_ids == 0 || max_ids > (1u << 31)) return false;
+    return true;
+}
+
+const char* to_string(NearbyStatus status) {
+    switch (status) {
+        case NearbyStatus::Ok: return "ok";
+        case NearbyStatus::NonFiniteBox: return "box has a non-finite coordinate";
+        case NearbyStatus::InvertedBox: return "box has min > max";
+        case NearbyStatus::OutOfRange: return "box lies beyond max_coordinate";
+        case NearbyStatus::IdOutOfRange: return "id is at or above max_ids";
+        case NearbyStatus::UnknownId: return "id is not inserted";
+        case NearbyStatus::AlreadyPresent: return "id is already inserted";
+    }
+    return "unknown status";
+}
+
+float NearbyDetector::gap(const Box& a, const Box& b) {
+    const float gx = std::max(b.min.x - a.max.x, a.min.x - b.max.x);
+    const float gy = std::max(b.min.y - a.max.y, a.min.y - b.max.y);
+    return std::max(gx, gy);
+}
+
+NearbyDetector::NearbyDetector(const NearbyOptions& options) {
+    assert(options.validate() && "NearbyDetector: options fail validate()");
+    impl_ = std::make_unique<Impl>(options);
+}
+
+NearbyDetector::~NearbyDetector() = default;
+NearbyDetector::NearbyDetector(NearbyDetector&&) noexcept = default;
+NearbyDetector& NearbyDetector::operator=(NearbyDetector&&) noexcept = default;
+
+NearbyStatus NearbyDetector::insert(std::uint32_t id, const Box& box, NearbySink& sink) {
+    Impl& s = *impl_;
+    ++s.ops;
+    if (id >= s.options.max_ids) return NearbyStatus::IdOutOfRange;
+    if (const NearbyStatus st = s.check_box(box); st != NearbyStatus::Ok) return st;
+    if (id < s.objects.size() && s.objects[id].node != kNone) return NearbyStatus::AlreadyPresent;
+    if (id >= s.objects.size()) s.objects.resize(static_cast<std::size_t>(id) + 1);
+    s.objects[id].box = box;
+    s.place_object(id, s.place_of(box));
+    ++s.count;
+    s.settle(id, sink);
+    return NearbyStatus::Ok;
+}
+
+NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box, NearbySink& sink) {
+    Impl& s = *impl_;
+    ++s.ops;
+    if (!contains(id)) return id >= s.options.max_ids ? NearbyStatus::IdOutOfRange : NearbyStatus::UnknownId;
+    if (const NearbyStatus st = s.check_box(box); st != NearbyStatus::Ok) return st;
+    s.objects[id].box = box;
+    if (s.still_fits(s.objects[id].node, box)) {
+        s.nodes[s.objects[id].node].members[s.objects[id].node_pos].box = box;
+    } else {
+        s.unplace_object(id);
+        s.place_object(id, s.place_of(box));
+    }
+    s.settle(id, sink);
+    return NearbyStatus::Ok;
+}
+
+NearbyStatus NearbyDetector::remove(std::uint32_t id, NearbySink& sink) {
+    Impl& s = *impl_;
+    ++s.ops;
+    if (!contains(id)) return id >= s.options.max_ids ? NearbyStatus::IdOutOfRange : NearbyStatus::UnknownId;
+    while (!s.objects[id].partners.empty()) {
+        ++s.ops;
+        s.end_pair(id, static_cast<std::uint32_t>(s.objects[id].partners.size() - 1), sink);
+    }
+    s.unplace_object(id);
+    --s.count;
+    return NearbyStatus::Ok;
+}
+
+bool NearbyDetector::contains(std::uint32_t id) const {
+    return id < impl_->objects.size() && impl_->objects[id].node != kNone;
+}
+
+std::span<const std::uint32_t> NearbyDetector::neighbors(std::uint32_t id) const {
+    if (!contains(id)) return {};
+    return impl_->objects[id].partners;
+}
+
+const NearbyDetector::Box& NearbyDetector::box(std::uint32_t id) const {
+    assert(contains(id) && "NearbyDetector::box: id is not inserted");
+    return impl_->objects[id].box;
+}
+
+std::uint32_t NearbyDetector::size() const { return impl_->count; }
+std::uint64_t NearbyDetector::pair_count() const { return impl_->pairs; }
+std::uint32_t NearbyDetector::live_node_count() const {
+    return static_cast<std::uint32_t>(impl_->nodes.size() - impl_->free_nodes.size());
+}
+std::uint64_t NearbyDetector::operations() const { return impl_->ops; }
+const NearbyOptions& NearbyDetector::options() const { return impl_->options; }
+
+}  // namespace vantage

@@ -1,0 +1,372 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <vector>
+
+#include "core/nearby_scenario.hpp"
+#include "vantage/nearby_detector.hpp"
+
+namespace vantage {
+namespace {
+
+using nearby_test::NearbyOracle;
+using nearby_test::Op;
+using nearby_test::OpKind;
+using nearby_test::Scenario;
+using nearby_test::ScenarioConfig;
+using nearby_test::ScenarioKind;
+using Box = NearbyDetector::Box;
+using Pair = std::pair<std::uint32_t, std::uint32_t>;
+
+Box box_at(float x, float y, float half = 0.5f) { return {{x - half, y - half}, {x + half, y + half}}; }
+
+// Records events, and replays them into a pair set, failing on an event that does not
+// change the set (a second "became" for a live pair, a "stopped" for a dead one).
+class RecordingSink final : public NearbySink {
+public:
+    void became_nearby(std::uint32_t a, std::uint32_t b) override {
+        EXPECT_LT(a, b);
+        EXPECT_TRUE(replayed.insert({a, b}).second) << "became_nearby twice for " << a << "," << b;
+        became.push_back({a, b});
+        ++events;
+    }
+    void stopped_being_nearby(std::uint32_t a, std::uint32_t b) override {
+        EXPECT_LT(a, b);
+        EXPECT_EQ(replayed.erase({a, b}), 1u) << "stopped_being_nearby without became for " << a << "," << b;
+        stopped.push_back({a, b});
+        ++events;
+    }
+    void clear_call() {
+        became.clear();
+        stopped.clear();
+    }
+
+    std::set<Pair> replayed;
+    std::vector<Pair> became;
+    std::vector<Pair> stopped;
+    std::uint64_t events = 0;
+};
+
+std::set<Pair> pairs_of(const NearbyDetector& d, std::uint32_t id_bound) {
+    std::set<Pair> out;
+    for (std::uint32_t id = 0; id < id_bound; ++id) {
+        for (const std::uint32_t other : d.neighbors(id)) out.insert({std::min(id, other), std::max(id, other)});
+    }
+    return out;
+}
+
+std::vector<Pair> sorted(std::vector<Pair> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+// Runs one seeded scenario through the detector and the oracle side by side. Every call must
+// report the same transitions; after every tick the detector's pairs, the oracle's pairs and
+// the replayed event stream must be the same set.
+void check_against_oracle(ScenarioConfig config, int ticks, const NearbyOptions& options) {
+    Scenario scenario(config);
+    NearbyDetector detector(options);
+    NearbyOracle oracle(options.enter_margin, options.leave_margin);
+    RecordingSink sink;
+    std::vector<Pair> oracle_stopped;
+    std::vector<Op> ops = scenario.initial();
+    for (int t = 0; t <= ticks; ++t) {
+        if (t > 0) scenario.tick(ops);
+        for (const Op& op : ops) {
+            sink.clear_call();
+            std::vector<Pair> oracle_became;
+            NearbyStatus st = NearbyStatus::Ok;
+            switch (op.kind) {
+                case OpKind::Insert:
+                    st = detector.insert(op.id, op.box, sink);
+                    oracle.insert(op.id, op.box, oracle_became, oracle_stopped);
+                    break;
+                case OpKind::Update:
+                    st = detector.update(op.id, op.box, sink);
+                    oracle.update(op.id, op.box, oracle_became, oracle_stopped);
+                    break;
+                case OpKind::Remove:
+                    st = detector.remove(op.id, sink);
+                    oracle.remove(op.id, oracle_stopped);
+                    oracle_became.clear();
+                    break;
+            }
+            ASSERT_EQ(st, NearbyStatus::Ok) << "seed " << config.seed << " tick " << t << " id " << op.id;
+            ASSERT_EQ(sorted(sink.became), sorted(oracle_became))
+                << "became differs: " << to_string(config.kind) << " seed " << config.seed << " tick " << t << " id " << op.id;
+            ASSERT_EQ(sorted(sink.stopped), sorted(oracle_stopped))
+                << "stopped differs: " << to_string(config.kind) << " seed " << config.seed << " tick " << t << " id " << op.id;
+        }
+        const std::set<Pair> got = pairs_of(detector, scenario.id_bound());
+        ASSERT_EQ(got, oracle.pairs()) << to_string(config.kind) << " seed " << config.seed << " tick " << t;
+        ASSERT_EQ(sink.replayed, oracle.pairs()) << to_string(config.kind) << " seed " << config.seed << " tick " << t;
+        ASSERT_EQ(detector.pair_count(), got.size());
+    }
+}
+
+void check_kind(ScenarioKind kind, std::uint32_t count, float world) {
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        ScenarioConfig config{.kind = kind, .count = count, .world = world, .seed = seed};
+        check_against_oracle(config, 16, NearbyOptions{.enter_margin = 1.0f, .leave_margin = 2.0f, .min_cell = 0.5f});
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+TEST(NearbyDetector, MatchesOracleOnUniformBoxes) { check_kind(ScenarioKind::Uniform, 120, 40.0f); }
+TEST(NearbyDetector, MatchesOracleOnClusteredBoxes) { check_kind(ScenarioKind::Clustered, 120, 60.0f); }
+TEST(NearbyDetector, MatchesOracleOnMixedSizes) { check_kind(ScenarioKind::MixedSizes, 120, 80.0f); }
+TEST(NearbyDetector, MatchesOracleWithHugeBoxes) { check_kind(ScenarioKind::HugeBoxes, 120, 60.0f); }
+TEST(NearbyDetector, MatchesOracleWithTeleports) { check_kind(ScenarioKind::Teleports, 120, 40.0f); }
+TEST(NearbyDetector, MatchesOracleUnderInsertRemoveChurn) { check_kind(ScenarioKind::Churn, 120, 40.0f); }
+
+TEST(NearbyDetector, MatchesOracleWithZeroMarginsAndCoarseCells) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        ScenarioConfig config{.kind = ScenarioKind::MixedSizes, .count = 100, .world = 50.0f, .seed = seed};
+        check_against_oracle(config, 20, NearbyOptions{.enter_margin = 0.0f, .leave_margin = 0.0f, .min_cell = 4.0f});
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+TEST(NearbyDetector, MatchesOracleWithWideHysteresis) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        ScenarioConfig config{.kind = ScenarioKind::Uniform, .count = 100, .world = 40.0f, .step = 0.6f, .seed = seed};
+        check_against_oracle(config, 20, NearbyOptions{.enter_margin = 0.5f, .leave_margin = 6.0f, .min_cell = 0.25f});
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+// ---- the rule ---------------------------------------------------------------------------
+
+TEST(NearbyDetector, GapIsTheLargerPerAxisSeparationAndNegativeWhenOverlapping) {
+    EXPECT_FLOAT_EQ(NearbyDetector::gap(box_at(0, 0), box_at(3, 0)), 2.0f);
+    EXPECT_FLOAT_EQ(NearbyDetector::gap(box_at(0, 0), box_at(3, 5)), 4.0f);
+    EXPECT_FLOAT_EQ(NearbyDetector::gap(box_at(3, 5), box_at(0, 0)), 4.0f);
+    EXPECT_LT(NearbyDetector::gap(box_at(0, 0), box_at(0.5f, 0)), 0.0f);
+}
+
+TEST(NearbyDetector, BoxesWithinEnterMarginBecomeNearbyOnInsert) {
+    NearbyDetector d(NearbyOptions{.enter_margin = 1.0f, .leave_margin = 2.0f});
+    RecordingSink sink;
+    ASSERT_EQ(d.insert(1, box_at(0, 0), sink), NearbyStatus::Ok);
+    ASSERT_EQ(d.insert(2, box_at(2, 0), sink), NearbyStatus::Ok);  // gap 1: exactly the margin
+    ASSERT_EQ(d.insert(3, box_at(10, 0), sink), NearbyStatus::Ok);
+    EXPECT_EQ(sink.became, (std::vector<Pair>{{1, 2}}));
+    ASSERT_EQ(d.neighbors(1).size(), 1u);
+    EXPECT_EQ(d.neighbors(1)[0], 2u);
+    EXPECT_TRUE(d.neighbors(3).empty());
+}
+
+TEST(NearbyDetector, JitterBetweenTheMarginsDoesNotFlicker) {
+    NearbyDetector d(NearbyOptions{.enter_margin = 1.0f, .leave_margin = 2.0f});
+    RecordingSink sink;
+    d.insert(1, box_at(0, 0), sink);
+    d.insert(2, box_at(2, 0), sink);
+    for (int i = 0; i < 20; ++i) d.update(2, box_at(i % 2 == 0 ? 2.9f : 2.1f, 0), sink);  // gap 1.1 .. 1.9
+    EXPECT_EQ(sink.events, 1u);
+    d.update(2, box_at(3.2f, 0), sink);  // gap 2.2: beyond the leave margin
+    EXPECT_EQ(sink.stopped, (std::vector<Pair>{{1, 2}}));
+    for (int i = 0; i < 20; ++i) d.update(2, box_at(i % 2 == 0 ? 2.9f : 2.1f, 0), sink);  // not within enter
+    EXPECT_EQ(sink.events, 2u);
+    EXPECT_EQ(d.pair_count(), 0u);
+}
+
+TEST(NearbyDetector, RemoveReportsStoppedForEveryPartner) {
+    NearbyDetector d;
+    RecordingSink sink;
+    d.insert(5, box_at(0, 0), sink);
+    d.insert(3, box_at(1, 0), sink);
+    d.insert(9, box_at(0, 1), sink);
+    sink.clear_call();
+    ASSERT_EQ(d.remove(5, sink), NearbyStatus::Ok);
+    EXPECT_EQ(sorted(sink.stopped), (std::vector<Pair>{{3, 5}, {5, 9}}));
+    EXPECT_FALSE(d.contains(5));
+    EXPECT_EQ(d.size(), 2u);
+    EXPECT_EQ(d.pair_count(), 1u);  // 3 and 9 are still nearby each other
+}
+
+TEST(NearbyDetector, ABoxSpanningManyCellsMeetsSmallBoxesFarFromItsCentre) {
+    NearbyDetector d(NearbyOptions{.min_cell = 1.0f});
+    RecordingSink sink;
+    d.insert(0, box_at(0.3f, 0.3f, 0.2f), sink);
+    d.insert(1, box_at(400.5f, -500.0f, 0.2f), sink);  // gap 0.3 to the huge box's right edge
+    d.insert(2, {{-400.0f, -800.0f}, {400.0f, 300.0f}}, sink);  // huge, reaches both
+    EXPECT_EQ(sorted(sink.became), (std::vector<Pair>{{0, 2}, {1, 2}}));
+    d.update(2, {{-400.0f, -800.0f}, {-10.0f, 300.0f}}, sink);  // shrinks away from both
+    EXPECT_EQ(sorted(sink.stopped), (std::vector<Pair>{{0, 2}, {1, 2}}));
+}
+
+TEST(NearbyDetector, EmptiedNodesAreReleased) {
+    NearbyDetector d;
+    NullNearbySink sink;
+    for (std::uint32_t i = 0; i < 50; ++i) d.insert(i, box_at(static_cast<float>(i) * 7.0f, 0), sink);
+    EXPECT_EQ(d.live_node_count(), 50u);
+    for (std::uint32_t i = 0; i < 50; ++i) d.update(i, box_at(0, 0), sink);
+    EXPECT_EQ(d.live_node_count(), 1u);
+    for (std::uint32_t i = 0; i < 50; ++i) d.remove(i, sink);
+    EXPECT_EQ(d.live_node_count(), 0u);
+    EXPECT_EQ(d.pair_count(), 0u);
+}
+
+// ---- the cost claim ---------------------------------------------------------------------
+
+// Work for small moves of one box that has nothing nearby, in a world of `count` other boxes
+// at a fixed density, plus two huge boxes far from it so the upper levels are occupied too.
+std::uint64_t quiet_move_work(std::uint32_t count) {
+    NullNearbySink sink;
+    NearbyDetector d(NearbyOptions{.enter_margin = 0.5f, .leave_margin = 1.0f, .min_cell = 8.0f});
+    // Sixteen tiny boxes per level-0 cell (a 4 x 4 pattern, none nearby another), one cell in
+    // every four along each axis, so the 100k world needs only 6250 nodes and the test stays
+    // fast. The probe sits in a hole where no node's reach comes near its own.
+    const auto side = static_cast<std::int32_t>(std::ceil(std::sqrt(static_cast<double>(count) / 16.0 + 9.0))) + 1;
+    std::uint32_t id = 0;
+    for (std::int32_t gx = 0; gx < side && id < count; ++gx) {
+        for (std::int32_t gy = 0; gy < side && id < count; ++gy) {
+            const auto x0 = static_cast<float>(gx * 32);
+            const auto y0 = static_cast<float>(gy * 32);
+            if (std::abs(x0 + 4.0f - 100.0f) < 48.0f && std::abs(y0 + 4.0f - 100.0f) < 48.0f) continue;
+            for (int k = 0; k < 16 && id < count; ++k) {
+                d.insert(id++, box_at(x0 + 0.8f + 2.0f * static_cast<float>(k % 4), y0 + 0.8f + 2.0f * static_cast<float>(k / 4), 0.1f), sink);
+            }
+        }
+    }
+    d.insert(id++, {{-9000.0f, -9000.0f}, {-8000.0f, -8500.0f}}, sink);
+    d.insert(id++, {{-9000.0f, 8000.0f}, {-6000.0f, 9000.0f}}, sink);
+    EXPECT_EQ(d.size(), count + 2);
+    EXPECT_EQ(d.pair_count(), 0u);
+    const std::uint32_t probe = id;
+    d.insert(probe, box_at(100.25f, 100.25f, 0.2f), sink);
+    const std::uint64_t before = d.operations();
+    constexpr int kMoves = 100;
+    for (int i = 0; i < kMoves; ++i) {
+        const float dx = 0.002f * static_cast<float>(i % 10);
+        d.update(probe, box_at(100.25f + dx, 100.25f - dx, 0.2f), sink);
+    }
+    EXPECT_TRUE(d.neighbors(probe).empty());
+    return (d.operations() - before) / kMoves;
+}
+
+TEST(NearbyDetector, AQuietMoveWithinItsNodeCostsTheSameAt1kAnd100kBoxes) {
+    const std::uint64_t small = quiet_move_work(1000);
+    const std::uint64_t large = quiet_move_work(100000);
+    EXPECT_EQ(small, large);
+    // The call, its own node, and the probe itself as the node's only member.
+    EXPECT_EQ(large, 3u);
+}
+
+TEST(NearbyDetector, ABoxWanderingOverACellEdgeKeepsItsNode) {
+    NullNearbySink sink;
+    NearbyDetector d(NearbyOptions{.min_cell = 1.0f});
+    d.insert(0, box_at(0.9f, 0.5f, 0.2f), sink);
+    d.insert(1, box_at(30.0f, 30.0f, 0.2f), sink);  // a live node elsewhere, not linked
+    const std::uint64_t before = d.operations();
+    for (int i = 0; i < 10; ++i) d.update(0, box_at(i % 2 == 0 ? 1.1f : 0.9f, 0.5f, 0.2f), sink);
+    EXPECT_EQ((d.operations() - before) / 10, 3u);  // no node made or dropped, no links
+    EXPECT_EQ(d.live_node_count(), 2u);
+}
+
+// ---- bad input --------------------------------------------------------------------------
+
+TEST(NearbyDetector, NonFiniteBoxesAreRejected) {
+    NearbyDetector d;
+    NullNearbySink sink;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    EXPECT_EQ(d.insert(1, {{nan, 0}, {1, 1}}, sink), NearbyStatus::NonFiniteBox);
+    EXPECT_EQ(d.insert(1, {{0, 0}, {1, inf}}, sink), NearbyStatus::NonFiniteBox);
+    EXPECT_FALSE(d.contains(1));
+    ASSERT_EQ(d.insert(1, box_at(0, 0), sink), NearbyStatus::Ok);
+    EXPECT_EQ(d.update(1, {{-inf, 0}, {1, 1}}, sink), NearbyStatus::NonFiniteBox);
+    EXPECT_EQ(d.box(1).min.x, -0.5f);  // unchanged
+}
+
+TEST(NearbyDetector, InvertedBoxesAreRejected) {
+    NearbyDetector d;
+    NullNearbySink sink;
+    EXPECT_EQ(d.insert(1, {{1, 0}, {0, 1}}, sink), NearbyStatus::InvertedBox);
+    ASSERT_EQ(d.insert(1, box_at(0, 0), sink), NearbyStatus::Ok);
+    EXPECT_EQ(d.update(1, {{0, 2}, {1, 1}}, sink), NearbyStatus::InvertedBox);
+    EXPECT_EQ(d.size(), 1u);
+}
+
+TEST(NearbyDetector, BoxesBeyondMaxCoordinateAreRejected) {
+    NearbyDetector d(NearbyOptions{.max_coordinate = 100.0f});
+    NullNearbySink sink;
+    EXPECT_EQ(d.insert(1, {{0, 0}, {101, 1}}, sink), NearbyStatus::OutOfRange);
+    EXPECT_EQ(d.insert(1, {{-100, -100}, {100, 100}}, sink), NearbyStatus::Ok);
+}
+
+TEST(NearbyDetector, UnknownIdsAreRejected) {
+    NearbyDetector d(NearbyOptions{.max_ids = 1000});
+    NullNearbySink sink;
+    EXPECT_EQ(d.update(7, box_at(0, 0), sink), NearbyStatus::UnknownId);
+    EXPECT_EQ(d.remove(7, sink), NearbyStatus::UnknownId);
+    EXPECT_EQ(d.update(5000, box_at(0, 0), sink), NearbyStatus::IdOutOfRange);
+    EXPECT_EQ(d.insert(1000, box_at(0, 0), sink), NearbyStatus::IdOutOfRange);
+    d.insert(7, box_at(0, 0), sink);
+    d.remove(7, sink);
+    EXPECT_EQ(d.remove(7, sink), NearbyStatus::UnknownId);
+    EXPECT_TRUE(d.neighbors(7).empty());
+    EXPECT_TRUE(d.neighbors(123456).empty());
+}
+
+TEST(NearbyDetector, DoubleInsertIsRejectedAndKeepsTheFirstBox) {
+    NearbyDetector d;
+    RecordingSink sink;
+    ASSERT_EQ(d.insert(1, box_at(0, 0), sink), NearbyStatus::Ok);
+    ASSERT_EQ(d.insert(2, box_at(1, 0), sink), NearbyStatus::Ok);
+    EXPECT_EQ(d.insert(1, box_at(50, 50), sink), NearbyStatus::AlreadyPresent);
+    EXPECT_EQ(d.box(1).min.x, -0.5f);
+    EXPECT_EQ(d.pair_count(), 1u);
+    EXPECT_EQ(sink.events, 1u);
+}
+
+TEST(NearbyDetector, OptionsValidateRejectsNonsense) {
+    EXPECT_TRUE(NearbyOptions{}.validate());
+    EXPECT_FALSE((NearbyOptions{.enter_margin = 2.0f, .leave_margin = 1.0f}.validate()));
+    EXPECT_FALSE((NearbyOptions{.enter_margin = -1.0f}.validate()));
+    EXPECT_FALSE((NearbyOptions{.min_cell = 0.0f}.validate()));
+    EXPECT_FALSE((NearbyOptions{.leave_margin = std::numeric_limits<float>::infinity()}.validate()));
+    EXPECT_FALSE((NearbyOptions{.min_cell = 1e-3f, .max_coordinate = 1e6f}.validate()));  // 1e9 cells
+    EXPECT_FALSE((NearbyOptions{.max_ids = 0}.validate()));
+}
+
+// ---- determinism ------------------------------------------------------------------------
+
+class HashingSink final : public NearbySink {
+public:
+    void became_nearby(std::uint32_t a, std::uint32_t b) override { h = mix64(h ^ (std::uint64_t{a} << 32 | b)); }
+    void stopped_being_nearby(std::uint32_t a, std::uint32_t b) override {
+        h = mix64(h ^ (std::uint64_t{b} << 32 | a) ^ 0x5707ULL);
+    }
+    std::uint64_t h = 0;
+};
+
+std::uint64_t event_checksum(std::uint64_t seed) {
+    Scenario scenario(ScenarioConfig{.kind = ScenarioKind::MixedSizes, .count = 150, .world = 60.0f, .seed = seed});
+    NearbyDetector d;
+    HashingSink sink;
+    std::vector<Op> ops = scenario.initial();
+    for (int t = 0; t <= 30; ++t) {
+        if (t > 0) scenario.tick(ops);
+        for (const Op& op : ops) {
+            if (op.kind == OpKind::Insert) d.insert(op.id, op.box, sink);
+            if (op.kind == OpKind::Update) d.update(op.id, op.box, sink);
+            if (op.kind == OpKind::Remove) d.remove(op.id, sink);
+        }
+    }
+    return mix64(sink.h ^ d.pair_count());
+}
+
+TEST(NearbyDetector, TheSameSeedGivesTheSameEventStream) { EXPECT_EQ(event_checksum(42), event_checksum(42)); }
+
+TEST(NearbyDetector, EventStreamMatchesTheGoldenChecksum) {
+    const std::uint64_t got = event_checksum(42);
+    constexpr std::uint64_t kGolden = 0x4990b98a84e770ffULL;
+    EXPECT_EQ(got, kGolden) << "actual checksum: 0x" << std::hex << got;
+}
+
+}  // namespace
+}  // namespace vantage
