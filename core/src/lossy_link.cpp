@@ -97,7 +97,9 @@ SendFate LossyLink::send(double now_ms, std::span<const std::uint8_t> bytes) {
     // knob's setting never shifts another's sequence.
     const bool leave_good = burst_rng_.chance(options_.burst_enter);
     const bool leave_bad = burst_rng_.chance(options_.burst_exit);
-    bad_state_ = bad_state_ ? !leave_bad : leave_good;
+    // With bursts disabled (burst_enter 0) the bad state ends at once, so healing a link
+    // live does not leave it stuck inside a burst.
+    bad_state_ = options_.burst_enter > 0.0f && (bad_state_ ? !leave_bad : leave_good);
     const bool lost = loss_rng_.chance(bad_state_ ? options_.burst_loss : options_.loss);
     const float jitter_draw = delay_rng_.unit();
     const bool held_back = reorder_rng_.chance(options_.reorder);

@@ -32,7 +32,7 @@ struct LossyLinkOptions {
     double latency_ms = 0.0;          // one-way base delay, ms, [0, 60000]
     double jitter_ms = 0.0;           // extra delay uniform in [0, jitter_ms], ms, [0, 60000]
     float loss = 0.0f;                // loss probability per packet in the good state, [0, 1]
-    float burst_enter = 0.0f;         // P(good -> bad) per packet, [0, 1]; 0 disables bursts
+    float burst_enter = 0.0f;         // P(good -> bad) per packet, [0, 1]; 0 disables bursts (and ends one)
     float burst_exit = 0.25f;         // P(bad -> good) per packet, (0, 1]; mean burst 1/exit packets
     float burst_loss = 1.0f;          // loss probability per packet in the bad state, [0, 1]
     float reorder = 0.0f;             // probability a packet is held back, [0, 1]
