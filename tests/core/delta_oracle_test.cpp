@@ -5,8 +5,9 @@
 // duplication), a churning world (entities moving across the relevance edge, dying, slots
 // reused under new generations), and runs a lossy phase followed by a healed link. With acked
 // recovery the client's mirror must equal the server's set for the frame it last applied,
-// from at most kBoundFrames after the heal to the end; under Naive the same harness must leave
-// clients holding entities that are dead on the server, for good.
+// from at most kOracleBoundFrames after the heal to the end; under Naive the same harness
+// must leave clients diverged, holding entities that are dead on the server, for good. The run
+// itself lives in tests/support/delta_scenario.hpp, shared with the benchmark's sweep.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,116 +19,18 @@
 namespace vantage {
 namespace {
 
-using scenario::ChurnWorld;
-using scenario::DeltaLane;
-
-constexpr double kFrameMs = 50.0;
-constexpr int kLossyFrames = 80;
-// Heal to convergence, worst case: in-flight stragglers drain (< 200 ms), a stalled
-// subscriber waits for its next keepalive (1000 ms) and one round trip (< 300 ms) rebuilds.
-constexpr int kBoundFrames = 40;
-constexpr int kCheckedFrames = 20;
-
-struct Draw {
-    LossyLinkOptions link;
-    bool flow_control = false;
-};
-
-Draw draw_conditions(std::uint64_t seed) {
-    XorShift rng(mix64(seed));
-    Draw d;
-    d.link.seed = seed;
-    d.link.loss = static_cast<float>(rng.below(10)) * 0.1f;  // 0, 10, ... 90%
-    if (rng.chance(0.5f)) {
-        d.link.burst_enter = rng.range(0.01f, 0.1f);
-        d.link.burst_exit = rng.range(0.1f, 0.5f);
-    }
-    d.link.latency_ms = rng.range(0.0f, 80.0f);
-    d.link.jitter_ms = rng.range(0.0f, 40.0f);
-    d.link.reorder = rng.chance(0.5f) ? rng.range(0.0f, 0.3f) : 0.0f;
-    d.link.reorder_ms = rng.range(0.0f, 60.0f);
-    d.link.duplicate = rng.chance(0.5f) ? rng.range(0.0f, 0.2f) : 0.0f;
-    d.flow_control = rng.chance(0.5f);
-    return d;
-}
-
-LossyLinkOptions healed(LossyLinkOptions o) {
-    o.loss = 0.0f;
-    o.burst_enter = 0.0f;
-    o.reorder = 0.0f;
-    o.duplicate = 0.0f;
-    return o;
-}
-
-struct Outcome {
-    bool converged = false;
-    int converged_after = -1;  // frames after the heal
-    std::size_t end_phantoms = 0;
-    bool end_equal = false;
-    std::uint64_t decode_errors = 0;
-    bool lagging = false;  // the mirror's newest frame is older than the link's lag explains
-};
-
-Outcome run_seed(std::uint64_t seed, RecoveryPolicy policy, bool allow_flow_control = true) {
-    Draw d = draw_conditions(seed);
-    d.flow_control = d.flow_control && allow_flow_control;
-    ChurnWorld world({.seed = seed, .entities = 60, .world_size = 400.0f, .deaths_per_sec = 0.4f, .speed = 40.0f});
-    LossyLinkOptions up = d.link;
-    up.seed = mix64(seed + 1);
-    DeltaLane lane({.baseline = {.policy = policy,
-                                 .history = 24,
-                                 .stalled_after_ms = d.flow_control ? 3000.0 : 0.0,
-                                 .keepalive_every_ms = 1000.0},
-                    .down = d.link,
-                    .up = up,
-                    .wire = {}});
-    std::vector<std::uint64_t> keys, held;
-    Outcome out;
-    int equal_since = -1;
-    const int total = kLossyFrames + kBoundFrames + kCheckedFrames;
-    for (int f = 0; f < total; ++f) {
-        const double now = f * kFrameMs;
-        if (f == kLossyFrames) {
-            lane.down().set_options(healed(d.link));
-            lane.up().set_options(healed(up));
-        }
-        world.step(static_cast<float>(kFrameMs / 1000.0));
-        world.relevant(keys);
-        lane.server_send(now, keys, [&](std::uint64_t k) { return world.position(k); });
-        lane.client_receive(now);
-        if (f < kLossyFrames) continue;
-        lane.held(held);
-        const std::vector<std::uint64_t>* truth = lane.truth_at_applied();
-        const bool equal = truth && *truth == held;
-        if (!equal) {
-            equal_since = -1;
-        } else if (equal_since < 0) {
-            equal_since = f - kLossyFrames;
-        }
-    }
-    out.converged = equal_since >= 0 && equal_since <= kBoundFrames;
-    out.converged_after = equal_since;
-    out.end_equal = equal_since >= 0;
-    // Held, dead on the server, and not in the set of the frame the client last applied: a
-    // phantom older than the link's lag.
-    if (const std::vector<std::uint64_t>* truth = lane.truth_at_applied()) {
-        for (std::uint64_t k : held) {
-            if (!world.alive(k) && !std::binary_search(truth->begin(), truth->end(), k)) ++out.end_phantoms;
-        }
-        const double lag_frames = (d.link.latency_ms + d.link.jitter_ms) / kFrameMs + 2.0;
-        out.lagging = static_cast<double>(lane.baseline().next_seq() - 1 - *lane.mirror().applied_seq()) > lag_frames;
-    }
-    out.decode_errors = lane.decode_errors();
-    return out;
-}
+using scenario::draw_oracle_conditions;
+using scenario::kOracleBoundFrames;
+using scenario::OracleOutcome;
+using scenario::run_oracle;
 
 void check_acked_converges(std::uint64_t first, std::uint64_t last) {
     int worst = 0;
     for (std::uint64_t seed = first; seed <= last; ++seed) {
-        const Outcome o = run_seed(seed, RecoveryPolicy::Acked);
-        ASSERT_TRUE(o.converged) << "seed " << seed << " (loss " << draw_conditions(seed).link.loss
+        const OracleOutcome o = run_oracle(seed, RecoveryPolicy::Acked);
+        ASSERT_TRUE(o.converged) << "seed " << seed << " (loss " << draw_oracle_conditions(seed).link.loss
                                  << "): equal since frame " << o.converged_after << " after the heal, bound "
-                                 << kBoundFrames;
+                                 << kOracleBoundFrames;
         ASSERT_EQ(o.end_phantoms, 0u) << "seed " << seed;
         ASSERT_FALSE(o.lagging) << "seed " << seed;
         ASSERT_EQ(o.decode_errors, 0u) << "seed " << seed;
@@ -146,11 +49,11 @@ TEST(DeltaOracle, AckedRecoveryConvergesAfterTheLinkHealsSeeds151To200) { check_
 TEST(DeltaOracle, NaiveDiffingDivergesForGoodAndStrandsDeadEntities) {
     int lossy = 0, diverged = 0, stranded = 0;
     for (std::uint64_t seed = 1; seed <= 60; ++seed) {
-        if (draw_conditions(seed).link.loss < 0.2f) continue;
+        if (draw_oracle_conditions(seed).link.loss < 0.2f) continue;
         ++lossy;
         // Without flow control: a stalled subscriber's resume rebuilds, which would repair
         // Naive too and hide the failure this test is about.
-        const Outcome o = run_seed(seed, RecoveryPolicy::Naive, false);
+        const OracleOutcome o = run_oracle(seed, RecoveryPolicy::Naive, false);
         // Not equal to the server's set from the bound to the end: the heal did not help.
         if (!o.converged) ++diverged;
         // Held yet dead on the server: no later frame will ever name that occupant again.
@@ -163,11 +66,11 @@ TEST(DeltaOracle, NaiveDiffingDivergesForGoodAndStrandsDeadEntities) {
 
 TEST(DeltaOracle, NaiveAndAckedAgreeOnAPerfectLink) {
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
-        if (draw_conditions(seed).link.loss > 0.0f || draw_conditions(seed).link.burst_enter > 0.0f ||
-            draw_conditions(seed).link.reorder > 0.0f || draw_conditions(seed).link.duplicate > 0.0f) {
+        if (draw_oracle_conditions(seed).link.loss > 0.0f || draw_oracle_conditions(seed).link.burst_enter > 0.0f ||
+            draw_oracle_conditions(seed).link.reorder > 0.0f || draw_oracle_conditions(seed).link.duplicate > 0.0f) {
             continue;
         }
-        EXPECT_TRUE(run_seed(seed, RecoveryPolicy::Naive).end_equal) << "seed " << seed;
+        EXPECT_TRUE(run_oracle(seed, RecoveryPolicy::Naive).end_equal) << "seed " << seed;
     }
 }
 

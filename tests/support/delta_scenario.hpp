@@ -15,6 +15,7 @@
 // Every byte counted is a byte the encoder produced.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -43,7 +44,7 @@ struct ChurnWorldOptions {
 
 class ChurnWorld {
 public:
-    explicit ChurnWorld(const ChurnWorldOptions& options) : options_(options), rng_(options.seed) {
+    explicit ChurnWorld(const ChurnWorldOptions& options) : options_(options), rng_(mix64(options.seed)) {
         radius_ = options_.world_size * std::sqrt(options_.relevant_fraction / 3.14159265f);
         for (std::uint32_t i = 0; i < options_.entities; ++i) spawn();
     }
@@ -237,6 +238,108 @@ inline Stray count_stray(const ChurnWorld& world, std::span<const std::uint64_t>
         if (j == held.size() || held[j] != k) ++s.missing;
     }
     return s;
+}
+
+// The oracle run: a lossy phase, then the link heals (loss, bursts, reordering and
+// duplication off; latency and jitter stay). Shared by the property test and the sweep.
+inline constexpr double kOracleFrameMs = 50.0;
+inline constexpr int kOracleLossyFrames = 80;
+// Heal to convergence, worst case: in-flight stragglers drain (< 200 ms), a stalled
+// subscriber waits for its next keepalive (1000 ms) and one round trip (< 300 ms) rebuilds.
+inline constexpr int kOracleBoundFrames = 40;
+inline constexpr int kOracleCheckedFrames = 20;
+
+struct OracleDraw {
+    LossyLinkOptions link;
+    bool flow_control = false;
+};
+
+inline OracleDraw draw_oracle_conditions(std::uint64_t seed) {
+    XorShift rng(mix64(seed));
+    OracleDraw d;
+    d.link.seed = seed;
+    d.link.loss = static_cast<float>(rng.below(10)) * 0.1f;  // 0, 10, ... 90%
+    if (rng.chance(0.5f)) {
+        d.link.burst_enter = rng.range(0.01f, 0.1f);
+        d.link.burst_exit = rng.range(0.1f, 0.5f);
+    }
+    d.link.latency_ms = rng.range(0.0f, 80.0f);
+    d.link.jitter_ms = rng.range(0.0f, 40.0f);
+    d.link.reorder = rng.chance(0.5f) ? rng.range(0.0f, 0.3f) : 0.0f;
+    d.link.reorder_ms = rng.range(0.0f, 60.0f);
+    d.link.duplicate = rng.chance(0.5f) ? rng.range(0.0f, 0.2f) : 0.0f;
+    d.flow_control = rng.chance(0.5f);
+    return d;
+}
+
+inline LossyLinkOptions healed(LossyLinkOptions o) {
+    o.loss = 0.0f;
+    o.burst_enter = 0.0f;
+    o.reorder = 0.0f;
+    o.duplicate = 0.0f;
+    return o;
+}
+
+struct OracleOutcome {
+    bool converged = false;
+    int converged_after = -1;  // frames after the heal
+    std::size_t end_phantoms = 0;
+    bool end_equal = false;
+    std::uint64_t decode_errors = 0;
+    bool lagging = false;  // the mirror's newest frame is older than the link's lag explains
+};
+
+inline OracleOutcome run_oracle(std::uint64_t seed, RecoveryPolicy policy, bool allow_flow_control = true) {
+    OracleDraw d = draw_oracle_conditions(seed);
+    d.flow_control = d.flow_control && allow_flow_control;
+    ChurnWorld world({.seed = seed, .entities = 60, .world_size = 400.0f, .deaths_per_sec = 0.4f, .speed = 40.0f});
+    LossyLinkOptions up = d.link;
+    up.seed = mix64(seed + 1);
+    DeltaLane lane({.baseline = {.policy = policy,
+                                 .history = 24,
+                                 .stalled_after_ms = d.flow_control ? 3000.0 : 0.0,
+                                 .keepalive_every_ms = 1000.0},
+                    .down = d.link,
+                    .up = up,
+                    .wire = {}});
+    std::vector<std::uint64_t> keys, held;
+    OracleOutcome out;
+    int equal_since = -1;
+    const int total = kOracleLossyFrames + kOracleBoundFrames + kOracleCheckedFrames;
+    for (int f = 0; f < total; ++f) {
+        const double now = f * kOracleFrameMs;
+        if (f == kOracleLossyFrames) {
+            lane.down().set_options(healed(d.link));
+            lane.up().set_options(healed(up));
+        }
+        world.step(static_cast<float>(kOracleFrameMs / 1000.0));
+        world.relevant(keys);
+        lane.server_send(now, keys, [&](std::uint64_t k) { return world.position(k); });
+        lane.client_receive(now);
+        if (f < kOracleLossyFrames) continue;
+        lane.held(held);
+        const std::vector<std::uint64_t>* truth = lane.truth_at_applied();
+        const bool equal = truth && *truth == held;
+        if (!equal) {
+            equal_since = -1;
+        } else if (equal_since < 0) {
+            equal_since = f - kOracleLossyFrames;
+        }
+    }
+    out.converged = equal_since >= 0 && equal_since <= kOracleBoundFrames;
+    out.converged_after = equal_since;
+    out.end_equal = equal_since >= 0;
+    // Held, dead on the server, and not in the set of the frame the client last applied: a
+    // phantom older than the link's lag.
+    if (const std::vector<std::uint64_t>* truth = lane.truth_at_applied()) {
+        for (std::uint64_t k : held) {
+            if (!world.alive(k) && !std::binary_search(truth->begin(), truth->end(), k)) ++out.end_phantoms;
+        }
+        const double lag_frames = (d.link.latency_ms + d.link.jitter_ms) / kOracleFrameMs + 2.0;
+        out.lagging = static_cast<double>(lane.baseline().next_seq() - 1 - *lane.mirror().applied_seq()) > lag_frames;
+    }
+    out.decode_errors = lane.decode_errors();
+    return out;
 }
 
 }  // namespace vantage::scenario
