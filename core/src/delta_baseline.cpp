@@ -10,7 +10,7 @@
 namespace vantage {
 namespace {
 
-bool strictly_ascending(std::span<const std::uint64_t> keys) {
+[[maybe_unused]] bool strictly_ascending(std::span<const std::uint64_t> keys) {
     for (std::size_t i = 1; i < keys.size(); ++i) {
         if (keys[i] <= keys[i - 1]) return false;
     }
@@ -27,6 +27,7 @@ void difference(std::span<const std::uint64_t> a, std::span<const std::uint64_t>
 
 const char* DeltaBaselineOptions::validate() const {
     if (history < 1 || history > AckWindow::kWindow) return "history must be in [1, 64]";
+    if (frontier != AckFrontier::Contiguous && frontier != AckFrontier::AnyReceived) return "frontier is not an AckFrontier";
     if (!std::isfinite(stalled_after_ms) || stalled_after_ms < 0.0) return "stalled_after_ms must be >= 0";
     if (!std::isfinite(keepalive_every_ms) || keepalive_every_ms <= 0.0) return "keepalive_every_ms must be > 0";
     return nullptr;
@@ -200,11 +201,13 @@ AckOutcome DeltaBaseline::observe_ack(const AckReport& report) {
     const AckWindow window = AckWindow::from_encoded(report.newest, report.mask);
     AckOutcome outcome = AckOutcome::Unchanged;
     std::optional<std::uint64_t> base;
-    if (acked_seq_) {
+    if (acked_seq_ && options_.frontier == AckFrontier::Contiguous) {
         base = window.contiguous_base(*acked_seq_ + 1);
     } else {
-        // Cold start: every frame of this epoch so far was a full baseline, so whichever of
-        // them arrived last is a state the client holds exactly.
+        // The newest frame of this epoch that arrived. At cold start every frame so far was
+        // a full baseline, so this is a state the client holds exactly. With AnyReceived it is
+        // sound later too: every delta names an acknowledged baseline the client held when the
+        // delta arrived, and the two baselines make one frame enough to reach its state.
         for (std::size_t i = ring_count_; i > 0; --i) {
             if (window.contains(sent_at(i - 1).seq)) {
                 base = sent_at(i - 1).seq;

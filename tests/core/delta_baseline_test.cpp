@@ -365,6 +365,52 @@ TEST(DeltaBaseline, ALongLossyRunStillConverges) {
     }
 }
 
+TEST(DeltaBaseline, WithTheAnyReceivedFrontierALostFrameDoesNotStallTheBaseline) {
+    Stream s({.frontier = AckFrontier::AnyReceived});
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    s.send(slots({1, 2, 9}));                 // lost: it carried 9
+    s.round(slots({1, 2, 9, 10}));            // arrives and is acknowledged past the gap
+    EXPECT_EQ(s.server.acked_seq(), s.plan.seq);
+    EXPECT_EQ(s.held(), slots({1, 2, 9, 10}));
+    const DeltaPlan& next = s.send(slots({1, 2, 9, 10}));
+    EXPECT_TRUE(next.entered.empty());        // nothing re-sent: the gap is closed
+    EXPECT_FALSE(next.full_baseline);
+}
+
+TEST(DeltaBaseline, WithTheContiguousFrontierALostFrameStallsTheBaselineUntilARebuild) {
+    Stream s({.history = 8});
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    const auto before = s.server.acked_seq();
+    s.send(slots({1, 2, 9}));  // lost
+    int fulls = 0;
+    for (int i = 0; i < 10; ++i) fulls += s.round(slots({1, 2, 9})).full_baseline ? 1 : 0;
+    EXPECT_EQ(fulls, 1) << "the stall ends only in a stale rebuild";
+    EXPECT_NE(s.server.acked_seq(), before);
+    EXPECT_EQ(s.held(), slots({1, 2, 9}));
+}
+
+TEST(DeltaBaseline, ALongLossyRunStillConvergesWithTheAnyReceivedFrontier) {
+    Stream s({.frontier = AckFrontier::AnyReceived, .history = 16});
+    XorShift loss(99), rng(22);
+    Keys world;
+    for (std::uint64_t seq = 0; seq < 400; ++seq) {
+        world.clear();
+        for (std::uint32_t k = 0; k < 24; ++k) {
+            if (rng.chance(0.5f)) world.push_back(SlotKey{k, static_cast<std::uint16_t>(seq / 50)}.encode());
+        }
+        s.send(world);
+        if (loss.chance(0.4f)) continue;
+        s.deliver(s.plan);
+        if (seq >= 40) {
+            ASSERT_EQ(s.held(), world) << "seq " << seq;
+        }
+        if (!loss.chance(0.4f)) {
+            ASSERT_NE(s.ack(), AckOutcome::Drift) << "seq " << seq;
+        }
+    }
+    EXPECT_EQ(s.server.counters().stale_rebuilds, 0u);
+}
+
 TEST(DeltaBaselineOptions, ValidateNamesTheFirstBadField) {
     EXPECT_EQ(DeltaBaselineOptions{}.validate(), nullptr);
     EXPECT_NE(DeltaBaselineOptions{.history = 0}.validate(), nullptr);

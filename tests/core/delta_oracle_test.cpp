@@ -24,15 +24,16 @@ using scenario::kOracleBoundFrames;
 using scenario::OracleOutcome;
 using scenario::run_oracle;
 
-void check_acked_converges(std::uint64_t first, std::uint64_t last) {
+void check_acked_converges(std::uint64_t first, std::uint64_t last, AckFrontier frontier) {
     int worst = 0;
     for (std::uint64_t seed = first; seed <= last; ++seed) {
-        const OracleOutcome o = run_oracle(seed, RecoveryPolicy::Acked);
+        const OracleOutcome o = run_oracle(seed, RecoveryPolicy::Acked, true, frontier);
         ASSERT_TRUE(o.converged) << "seed " << seed << " (loss " << draw_oracle_conditions(seed).link.loss
                                  << "): equal since frame " << o.converged_after << " after the heal, bound "
                                  << kOracleBoundFrames;
         ASSERT_EQ(o.end_phantoms, 0u) << "seed " << seed;
         ASSERT_FALSE(o.lagging) << "seed " << seed;
+        ASSERT_FALSE(o.stalled) << "seed " << seed;
         ASSERT_EQ(o.decode_errors, 0u) << "seed " << seed;
         worst = std::max(worst, o.converged_after);
     }
@@ -40,11 +41,25 @@ void check_acked_converges(std::uint64_t first, std::uint64_t last) {
 }
 
 // Split so each test stays well under a second at -O0 and under ASan; together they cover
-// 200 seeds. The benchmark's sweep (BM_DeltaOracleSweep) runs the same check over thousands.
-TEST(DeltaOracle, AckedRecoveryConvergesAfterTheLinkHealsSeeds1To50) { check_acked_converges(1, 50); }
-TEST(DeltaOracle, AckedRecoveryConvergesAfterTheLinkHealsSeeds51To100) { check_acked_converges(51, 100); }
-TEST(DeltaOracle, AckedRecoveryConvergesAfterTheLinkHealsSeeds101To150) { check_acked_converges(101, 150); }
-TEST(DeltaOracle, AckedRecoveryConvergesAfterTheLinkHealsSeeds151To200) { check_acked_converges(151, 200); }
+// 200 seeds per frontier. The benchmark's sweep (BM_DeltaOracleSweep) runs thousands.
+TEST(DeltaOracle, AckedRecoveryConvergesAfterTheLinkHealsSeeds1To50) {
+    check_acked_converges(1, 50, AckFrontier::Contiguous);
+}
+TEST(DeltaOracle, AckedRecoveryConvergesAfterTheLinkHealsSeeds51To100) {
+    check_acked_converges(51, 100, AckFrontier::Contiguous);
+}
+TEST(DeltaOracle, AckedRecoveryConvergesAfterTheLinkHealsSeeds101To150) {
+    check_acked_converges(101, 150, AckFrontier::Contiguous);
+}
+TEST(DeltaOracle, AckedRecoveryConvergesAfterTheLinkHealsSeeds151To200) {
+    check_acked_converges(151, 200, AckFrontier::Contiguous);
+}
+TEST(DeltaOracle, AnyReceivedFrontierConvergesAfterTheLinkHealsSeeds1To100) {
+    check_acked_converges(1, 100, AckFrontier::AnyReceived);
+}
+TEST(DeltaOracle, AnyReceivedFrontierConvergesAfterTheLinkHealsSeeds101To200) {
+    check_acked_converges(101, 200, AckFrontier::AnyReceived);
+}
 
 TEST(DeltaOracle, NaiveDiffingDivergesForGoodAndStrandsDeadEntities) {
     int lossy = 0, diverged = 0, stranded = 0;

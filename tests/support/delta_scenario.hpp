@@ -156,6 +156,9 @@ public:
             }
             const std::vector<Vec2>& pos = frame_.entered_positions;
             mirror_.apply(frame_.plan, [&](std::size_t i, SlotKey) { return i < pos.size() ? pos[i] : Vec2{}; });
+            // The frame's digest describes the server's whole set: compare when this is the
+            // newest frame (counts "mirror digest mismatches"; repair is the server's job).
+            if (mirror_.applied_seq() == frame_.plan.seq) mirror_.settle(frame_.plan.digest);
             any = true;
         }
         if (!any) return;
@@ -287,15 +290,18 @@ struct OracleOutcome {
     bool end_equal = false;
     std::uint64_t decode_errors = 0;
     bool lagging = false;  // the mirror's newest frame is older than the link's lag explains
+    bool stalled = false;  // flow control still throttles the subscriber at the end
 };
 
-inline OracleOutcome run_oracle(std::uint64_t seed, RecoveryPolicy policy, bool allow_flow_control = true) {
+inline OracleOutcome run_oracle(std::uint64_t seed, RecoveryPolicy policy, bool allow_flow_control = true,
+                                AckFrontier frontier = AckFrontier::Contiguous) {
     OracleDraw d = draw_oracle_conditions(seed);
     d.flow_control = d.flow_control && allow_flow_control;
     ChurnWorld world({.seed = seed, .entities = 60, .world_size = 400.0f, .deaths_per_sec = 0.4f, .speed = 40.0f});
     LossyLinkOptions up = d.link;
     up.seed = mix64(seed + 1);
     DeltaLane lane({.baseline = {.policy = policy,
+                                 .frontier = frontier,
                                  .history = 24,
                                  .stalled_after_ms = d.flow_control ? 3000.0 : 0.0,
                                  .keepalive_every_ms = 1000.0},
@@ -338,6 +344,7 @@ inline OracleOutcome run_oracle(std::uint64_t seed, RecoveryPolicy policy, bool 
         const double lag_frames = (d.link.latency_ms + d.link.jitter_ms) / kOracleFrameMs + 2.0;
         out.lagging = static_cast<double>(lane.baseline().next_seq() - 1 - *lane.mirror().applied_seq()) > lag_frames;
     }
+    out.stalled = lane.baseline().stalled(total * kOracleFrameMs);
     out.decode_errors = lane.decode_errors();
     return out;
 }

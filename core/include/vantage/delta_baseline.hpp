@@ -53,8 +53,24 @@ enum class RecoveryPolicy : std::uint8_t {
     Acked,  // diff against the newest contiguous acknowledgement (default)
 };
 
+// How far one acknowledgement report moves the acknowledged state (Acked policy only).
+enum class AckFrontier : std::uint8_t {
+    // The newest b such that every frame from the acknowledged one to b arrived (the
+    // reference toolkit's rule, default). A lost frame stops the frontier before it for good:
+    // diffs then grow against the old state until it leaves the history and a stale rebuild
+    // sends the full set. Costly under loss; see core/docs/delta.md for the measurement.
+    Contiguous,
+    // The newest frame of the epoch that arrived, like Quake 3's delta-from-last-acked. Sound
+    // here because every delta names an acknowledged baseline the client held when the delta
+    // arrived, the two baselines (intersection/union over every state sent since) make that
+    // one frame enough to reach its state whatever else was lost, and DeltaMirror resolves
+    // late frames per slot. A lost frame then costs only the churn it carried.
+    AnyReceived,
+};
+
 struct DeltaBaselineOptions {
     RecoveryPolicy policy = RecoveryPolicy::Acked;
+    AckFrontier frontier = AckFrontier::Contiguous;  // Acked only; see AckFrontier
     std::size_t history = 24;         // sent states kept, frames, [1, 64] (64 = AckWindow width)
     double stalled_after_ms = 0.0;    // silence before throttling, ms, >= 0; 0 disables flow control
     double keepalive_every_ms = 1000.0;  // one frame per this while stalled, ms, > 0
