@@ -17,7 +17,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 Bytes valid_frame(XorShift& rng) {
     DeltaPlan p;
-    p.seq = rng.below(1u << rng.below(40));
+    p.seq = rng.below(std::uint64_t{1} << rng.below(40));
     p.full_baseline = rng.chance(0.3f);
     if (!p.full_baseline && p.seq > 0 && rng.chance(0.7f)) p.baseline_seq = p.seq - 1 - rng.below(p.seq);
     p.digest = rng.next();
