@@ -96,8 +96,7 @@ void DeltaBaseline::recount_unacked() {
 
 // --- lifecycle ----------------------------------------------------------------------------------
 
-void DeltaBaseline::rebuild() {
-    // A new epoch: nothing sent before this point may become a baseline again.
+void DeltaBaseline::clear_epoch() {
     ring_head_ = 0;
     ring_count_ = 0;
     newest_trimmed_.reset();
@@ -106,19 +105,17 @@ void DeltaBaseline::rebuild() {
     acked_digest_ = 0;
     window_.reset();
     unacked_ = 0;
+}
+
+void DeltaBaseline::rebuild() {
+    // A new epoch: nothing sent before this point may become a baseline again.
+    clear_epoch();
     needs_full_ = false;
     counters_.full_rebuilds += 1;
 }
 
 void DeltaBaseline::reset() {
-    ring_head_ = 0;
-    ring_count_ = 0;
-    newest_trimmed_.reset();
-    acked_seq_.reset();
-    acked_.clear();
-    acked_digest_ = 0;
-    window_.reset();
-    unacked_ = 0;
+    clear_epoch();
     needs_full_ = true;
     grace_started_ = false;
     last_heard_ms_.reset();

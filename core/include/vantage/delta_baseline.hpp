@@ -8,8 +8,10 @@
 // RecoveryPolicy::Acked (the default) diffs against what the client *acknowledged*, and the
 // four details that make it correct are load-bearing:
 //
-// 1. The baseline is the newest *contiguous* acknowledgement (AckWindow::contiguous_base),
-//    not the newest bit: receiving N+1 after losing N does not put a client in N+1's state.
+// 1. The baseline is an acknowledged state: by default the newest *contiguous*
+//    acknowledgement (AckWindow::contiguous_base), not the newest bit, since receiving N+1
+//    after losing N does not in general put a client in N+1's state. AckFrontier::AnyReceived
+//    relaxes this where the two baselines below make it sound (see AckFrontier).
 // 2. Keys carry generations (SlotKey), because a retraction re-derived frames later must
 //    not name a slot's new occupant.
 // 3. The two halves of the diff use baselines built by opposite operations. What to *send*
@@ -147,6 +149,7 @@ private:
     const Sent& sent_at(std::size_t i) const;  // i = 0 is the oldest
     const Sent* find_sent(std::uint64_t seq) const;
     Sent& push_sent();
+    void clear_epoch();
     void rebuild();
     void recount_unacked();
 

@@ -16,8 +16,9 @@
 // SetDigest of the keys it holds: settle() compares it with the server's, and an empty
 // mirror's digest is how a client asks for a resync (it mismatches any non-empty set).
 //
-// Storage is an ordered map by slot index (ascending iteration, no reliance on hash order).
-// E is any movable value type: a position, a struct of render state.
+// Storage is an ordered map by slot index (ascending iteration, no reliance on hash order):
+// one entry per slot held, plus a tombstone per slot named as "out" since the last full
+// baseline, which clears them. E is any movable value type: a position, render state.
 #pragma once
 
 #include <cstddef>
