@@ -1,0 +1,165 @@
+// ByteWriter and ByteReader: the byte-exact wire primitives every message is built from.
+//
+// Bandwidth meters count what these produce, so they are the real encoding, not a model:
+// little-endian fixed-width integers, LEB128 varints, zig-zag signed varints, fixed-point
+// quantized coordinates and strictly ascending key lists coded as gaps. The format of each
+// primitive is written down in core/docs/delta.md and pinned by golden-bytes tests.
+//
+// Policy for bad input: a ByteReader never reads past the end of its span and never throws.
+// The first problem (truncation, an over-long or non-canonical varint, a value out of range,
+// a list that is not ascending or claims more entries than the caller allows) is recorded as
+// a sticky WireError; every later read returns zero and does not move. Decoders read a whole
+// message and check ok() once, so a validating decode is straight-line code.
+//
+// A ByteWriter owns a growable buffer; clear() keeps its capacity so a steady stream of
+// frames does not allocate. Writing a value the format cannot hold (a NaN or out-of-range
+// coordinate) writes a zero in its place, so the layout stays parseable, and marks the writer
+// failed; the caller checks ok() before sending. Programming errors (an unsorted key list)
+// assert.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "vantage/vec.hpp"
+
+namespace vantage {
+
+enum class WireError : std::uint8_t {
+    None,
+    Truncated,       // the message ended inside a value
+    BadVarint,       // longer than 10 bytes, overflows 64 bits, or not in its shortest form
+    OutOfRange,      // a value does not fit the field it is read into
+    NotAscending,    // a key list is not strictly ascending, or its gaps overflow 64 bits
+    TooMany,         // a count exceeds the caller's limit or the bytes left could hold
+    NotFinite,       // a NaN or infinity where a number is required
+    UnknownType,     // a message type byte no decoder knows
+    Malformed,       // a field combination the message's rules forbid
+    TrailingBytes,   // bytes left over after a complete message
+};
+
+// A short English name for logs and test messages.
+const char* to_string(WireError error);
+
+// Fixed-point coordinates: a value travels as round(value / step), a signed 32-bit integer.
+// step is the resolution in world units (horde uses 1/16 px). Returns nullopt for a NaN, an
+// infinity or a value whose quantum does not fit 32 bits.
+std::optional<std::int32_t> quantize(float value, float step);
+constexpr float dequantize(std::int32_t quantum, float step) {
+    return static_cast<float>(static_cast<double>(quantum) * static_cast<double>(step));
+}
+
+// Longest LEB128 encoding of a u64.
+inline constexpr std::size_t kMaxVarintBytes = 10;
+// Bytes the varint encoding of v takes (1..10).
+std::size_t varint_size(std::uint64_t v);
+constexpr std::uint64_t zigzag_encode(std::int64_t v) {
+    return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+constexpr std::int64_t zigzag_decode(std::uint64_t v) {
+    return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1u);
+}
+
+class ByteWriter {
+public:
+    ByteWriter() = default;
+
+    void write_u8(std::uint8_t v) { bytes_.push_back(v); }
+    void write_u16(std::uint16_t v);  // little-endian
+    void write_u32(std::uint32_t v);  // little-endian
+    void write_u64(std::uint64_t v);  // little-endian
+    void write_f32(float v);          // IEEE-754 bit pattern, little-endian
+    void write_varint(std::uint64_t v);
+    void write_zigzag(std::int64_t v);
+    void write_bytes(std::span<const std::uint8_t> bytes);
+    // zig-zag varint of quantize(value, step). A NaN, infinity or out-of-range value writes 0
+    // and marks the writer failed (WireError::NotFinite / OutOfRange).
+    void write_fixed(float value, float step);
+    void write_fixed2(Vec2 value, float step) {
+        write_fixed(value.x, step);
+        write_fixed(value.y, step);
+    }
+    // varint count, then the first key, then each gap minus one (the keys are strictly
+    // ascending, so every gap is at least one). Asserts the keys are strictly ascending.
+    void write_sorted_keys(std::span<const std::uint64_t> keys);
+
+    std::span<const std::uint8_t> bytes() const { return bytes_; }
+    std::size_t size() const { return bytes_.size(); }
+    // Empties the buffer and the error, keeping the capacity.
+    void clear() {
+        bytes_.clear();
+        error_ = WireError::None;
+    }
+    bool ok() const { return error_ == WireError::None; }
+    WireError error() const { return error_; }
+
+private:
+    void fail(WireError error) {
+        if (error_ == WireError::None) error_ = error;
+    }
+
+    std::vector<std::uint8_t> bytes_;
+    WireError error_ = WireError::None;
+};
+
+class ByteReader {
+public:
+    explicit ByteReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+
+    std::uint8_t read_u8();
+    std::uint16_t read_u16();
+    std::uint32_t read_u32();
+    std::uint64_t read_u64();
+    // Any bit pattern, NaN included; use read_finite_f32 for a value that must be a number.
+    float read_f32();
+    float read_finite_f32();
+    // Shortest-form LEB128 only: an over-long or padded encoding is BadVarint, so every value
+    // has exactly one encoding and golden bytes are unique.
+    std::uint64_t read_varint();
+    // A varint that must not exceed max (OutOfRange otherwise).
+    std::uint64_t read_varint_max(std::uint64_t max);
+    std::uint32_t read_varint_u32() { return static_cast<std::uint32_t>(read_varint_max(UINT32_MAX)); }
+    std::int64_t read_zigzag();
+    // The inverse of write_fixed: OutOfRange when the quantum does not fit 32 bits.
+    float read_fixed(float step);
+    Vec2 read_fixed2(float step) {
+        const float x = read_fixed(step);
+        const float y = read_fixed(step);
+        return {x, y};
+    }
+    // The inverse of write_sorted_keys, appending to out (cleared first). A count above
+    // max_count, or above the bytes left (each key takes at least one), is TooMany, checked
+    // before anything is allocated; a gap that overflows 64 bits is NotAscending.
+    void read_sorted_keys(std::vector<std::uint64_t>& out, std::size_t max_count);
+    // A count that must not exceed max_count nor the bytes left divided by min_entry_bytes.
+    std::size_t read_count(std::size_t max_count, std::size_t min_entry_bytes);
+    // Copies n bytes out (Truncated if fewer remain).
+    void read_bytes(std::span<std::uint8_t> out);
+
+    // Records a semantic error found by a message decoder (the first error wins).
+    void fail(WireError error) {
+        if (error_ == WireError::None) error_ = error;
+    }
+    // ok() and nothing left over; records TrailingBytes otherwise.
+    bool finish() {
+        if (ok() && remaining() != 0) fail(WireError::TrailingBytes);
+        return ok();
+    }
+    bool ok() const { return error_ == WireError::None; }
+    WireError error() const { return error_; }
+    std::size_t position() const { return pos_; }
+    std::size_t remaining() const { return bytes_.size() - pos_; }
+
+private:
+    // True when n more bytes can be read; records Truncated (and consumes nothing) otherwise.
+    bool need(std::size_t n);
+
+    std::span<const std::uint8_t> bytes_;
+    std::size_t pos_ = 0;
+    WireError error_ = WireError::None;
+};
+
+}  // namespace vantage

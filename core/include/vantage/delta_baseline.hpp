@@ -1,0 +1,183 @@
+// DeltaBaseline: what one subscriber must be told this frame, and against what baseline.
+//
+// The server keeps one per subscriber and hands it the subscriber's current relevant set
+// (ascending packed SlotKeys) each frame; plan() returns entered/left. It never learns what a
+// key means. The obvious scheme diffs against what was last *sent*, which assumes every
+// packet arrives: one lost frame leaves the client permanently missing whatever it carried.
+// RecoveryPolicy::Naive keeps exactly that behaviour, so the failure can be demonstrated.
+// RecoveryPolicy::Acked (the default) diffs against what the client *acknowledged*, and the
+// four details that make it correct are load-bearing:
+//
+// 1. The baseline is an acknowledged state: by default the newest *contiguous*
+//    acknowledgement (AckWindow::contiguous_base), not the newest bit, since receiving N+1
+//    after losing N does not in general put a client in N+1's state. AckFrontier::AnyReceived
+//    relaxes this where the two baselines below make it sound (see AckFrontier).
+// 2. Keys carry generations (SlotKey), because a retraction re-derived frames later must
+//    not name a slot's new occupant.
+// 3. The two halves of the diff use baselines built by opposite operations. What to *send*
+//    assumes the least the client holds: the acked state intersected with every state sent
+//    since. What to *retract* assumes the most: the acked state unioned with every state sent
+//    since, because a key that entered and left inside the gap is in neither the acked nor
+//    the current set, yet the client may hold it.
+// 4. Cold start is a decision: until the first acknowledgement every frame is a full
+//    baseline, because there is no acknowledged state to diff against.
+//
+// Around those: a rebuild (reset(), request_full_baseline(), a policy change, a digest
+// mismatch, or an acknowledgement so old that a state sent after it has left the history)
+// starts a new epoch: the sent history is cleared so that acknowledgements from before it
+// are never adopted, and full baselines continue until one acknowledgement round trip ends
+// them. The drift check compares the client's digest with the acked state's whenever the
+// client's newest frame is the acked frame (no gaps), on every report. Flow control throttles
+// a subscriber that has been silent for stalled_after_ms to one keepalive frame per
+// keepalive_every_ms; its next acknowledgement is the resume signal and rebuilds.
+//
+// Sequence numbers are the subscriber's own, consecutive, assigned by plan() and never
+// reused (not even across reset()), so an acknowledgement always names one frame.
+//
+// Cost per plan: O(n * k) for n keys and k states sent since the acknowledgement (k is at
+// most the history length, about one round trip of frames in steady state). Scratch and
+// history buffers are reused: after warm-up a steady stream allocates nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "vantage/ack_window.hpp"
+#include "vantage/delta_plan.hpp"
+
+namespace vantage {
+
+enum class RecoveryPolicy : std::uint8_t {
+    Naive,  // diff against the last frame sent; loses a lost frame's contents for good
+    Acked,  // diff against the newest contiguous acknowledgement (default)
+};
+
+// How far one acknowledgement report moves the acknowledged state (Acked policy only).
+enum class AckFrontier : std::uint8_t {
+    // The newest b such that every frame from the acknowledged one to b arrived (the
+    // reference toolkit's rule, default). A lost frame stops the frontier before it for good:
+    // diffs then grow against the old state until it leaves the history and a stale rebuild
+    // sends the full set. Costly under loss; see core/docs/delta.md for the measurement.
+    Contiguous,
+    // The newest frame of the epoch that arrived, like Quake 3's delta-from-last-acked. Sound
+    // here because every delta names an acknowledged baseline the client held when the delta
+    // arrived, the two baselines (intersection/union over every state sent since) make that
+    // one frame enough to reach its state whatever else was lost, and DeltaMirror resolves
+    // late frames per slot. A lost frame then costs only the churn it carried.
+    AnyReceived,
+};
+
+struct DeltaBaselineOptions {
+    RecoveryPolicy policy = RecoveryPolicy::Acked;
+    AckFrontier frontier = AckFrontier::Contiguous;  // Acked only; see AckFrontier
+    std::size_t history = 24;         // sent states kept, frames, [1, 64] (64 = AckWindow width)
+    double stalled_after_ms = 0.0;    // silence before throttling, ms, >= 0; 0 disables flow control
+    double keepalive_every_ms = 1000.0;  // one frame per this while stalled, ms, > 0
+
+    // nullptr when valid, otherwise a message naming the first bad field.
+    const char* validate() const;
+};
+
+enum class AckOutcome : std::uint8_t {
+    Ignored,    // Naive policy: acknowledgements change nothing
+    Unchanged,  // accepted; the acknowledged state did not move
+    Advanced,   // the acknowledged state moved forward
+    Drift,      // the client's digest disagrees with the acked state: the next plan is full
+    Resumed,    // a stalled subscriber spoke again: rebuilt, the next plan is full
+    Rejected,   // names a frame never sent: bad data, ignored
+};
+
+struct DeltaBaselineCounters {
+    std::uint64_t full_rebuilds = 0;     // every rebuild, including the first frame's
+    std::uint64_t stale_rebuilds = 0;    // rebuilds because the ack fell out of the history
+    std::uint64_t drift_detections = 0;  // digest mismatches on a gapless report
+    std::uint64_t resumes = 0;           // stalled subscribers that acknowledged again
+    std::uint64_t keepalives = 0;        // frames let through while stalled
+    std::uint64_t rejected_acks = 0;     // reports naming frames never sent
+};
+
+class DeltaBaseline {
+public:
+    explicit DeltaBaseline(const DeltaBaselineOptions& options = {});
+
+    // Flow control: call once per send opportunity; when it returns false skip plan() for
+    // this subscriber this round. Always true without flow control. The first call starts
+    // the grace period, so a subscriber is never born stalled.
+    bool should_send(double now_ms);
+    // Silent for at least stalled_after_ms since the grace start or its last
+    // acknowledgement. False without flow control and before the first should_send().
+    bool stalled(double now_ms) const;
+
+    // Plans the next frame for `current` (ascending, unique packed keys) into out, reusing
+    // out's buffers, and records it as sent.
+    void plan(std::span<const std::uint64_t> current, DeltaPlan& out);
+
+    // Takes the client's report. Under Naive this changes nothing.
+    AckOutcome observe_ack(const AckReport& report);
+    // observe_ack plus liveness for flow control: a report from a stalled subscriber is its
+    // resume signal and rebuilds instead.
+    AckOutcome observe_ack_at(const AckReport& report, double now_ms);
+
+    // Forgets everything about the client (sent history, acknowledgements, flow grace) and
+    // makes the next plan a full baseline. Call it whenever a new client takes this
+    // subscriber's slot: without it the newcomer is sent diffs against its predecessor's
+    // state and receives nothing it did not already hold.
+    void reset();
+    void request_full_baseline() { needs_full_ = true; }
+    // Changing the policy rebuilds; setting the policy it already has changes nothing.
+    void set_policy(RecoveryPolicy policy);
+    RecoveryPolicy policy() const { return options_.policy; }
+    const DeltaBaselineOptions& options() const { return options_; }
+
+    std::optional<std::uint64_t> acked_seq() const { return acked_seq_; }
+    // Frames sent (still in the history) newer than the newest report: truly in flight.
+    std::size_t unacked() const { return unacked_; }
+    // The sequence the next plan() will use.
+    std::uint64_t next_seq() const { return next_seq_; }
+    std::uint64_t full_rebuilds() const { return counters_.full_rebuilds; }
+    const DeltaBaselineCounters& counters() const { return counters_; }
+
+private:
+    struct Sent {
+        std::uint64_t seq = 0;
+        std::uint64_t digest = 0;
+        std::vector<std::uint64_t> keys;
+    };
+    const Sent& sent_at(std::size_t i) const;  // i = 0 is the oldest
+    const Sent* find_sent(std::uint64_t seq) const;
+    Sent& push_sent();
+    void clear_epoch();
+    void rebuild();
+    void recount_unacked();
+
+    DeltaBaselineOptions options_;
+    std::vector<Sent> ring_;    // capacity options_.history
+    std::size_t ring_head_ = 0;  // index of the oldest entry
+    std::size_t ring_count_ = 0;
+    // Newest sequence trimmed from the history this epoch: an acknowledgement older than it
+    // can no longer be diffed against (a state sent after it is gone).
+    std::optional<std::uint64_t> newest_trimmed_;
+
+    std::optional<std::uint64_t> acked_seq_;
+    std::uint64_t acked_digest_ = 0;
+    std::vector<std::uint64_t> acked_;
+    std::optional<AckWindow> window_;
+    std::size_t unacked_ = 0;
+    bool needs_full_ = true;
+    std::uint64_t next_seq_ = 0;
+
+    bool grace_started_ = false;
+    double grace_start_ms_ = 0.0;
+    std::optional<double> last_heard_ms_;
+    std::optional<double> last_keepalive_ms_;
+
+    std::vector<std::uint64_t> send_base_;
+    std::vector<std::uint64_t> assumed_held_;
+    std::vector<std::uint64_t> scratch_;
+    DeltaBaselineCounters counters_;
+};
+
+}  // namespace vantage

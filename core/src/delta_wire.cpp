@@ -1,0 +1,174 @@
+#include "vantage/delta_wire.hpp"
+
+#include <cassert>
+#include <cmath>
+#include <optional>
+
+#include "vantage/slot_key.hpp"
+
+namespace vantage {
+namespace {
+
+constexpr std::uint8_t kFlagFull = 1u << 0;
+constexpr std::uint8_t kFlagBaseline = 1u << 1;
+constexpr std::uint8_t kFlagPositions = 1u << 2;
+constexpr std::uint8_t kKnownFlags = kFlagFull | kFlagBaseline | kFlagPositions;
+
+// Bits of an ack mask that name real sequences (newest - 1 - i >= 0).
+std::uint64_t valid_mask_bits(std::uint64_t newest) {
+    return newest >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << newest) - 1;
+}
+
+// Packed keys as (index gap, generation) pairs; see core/docs/delta.md.
+void write_key_list(ByteWriter& w, std::span<const std::uint64_t> keys) {
+    w.write_varint(keys.size());
+    std::uint32_t prev_index = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const std::optional<SlotKey> key = SlotKey::decode(keys[i]);
+        assert(key && "encode_delta_frame: a key is not a packed SlotKey");
+        assert((i == 0 || keys[i] > keys[i - 1]) && "encode_delta_frame: keys must be ascending and unique");
+        const SlotKey k = key.value_or(SlotKey{});
+        w.write_varint(i == 0 ? k.index : k.index - prev_index);
+        w.write_varint(k.generation);
+        prev_index = k.index;
+    }
+}
+
+void read_key_list(ByteReader& r, std::vector<std::uint64_t>& out, std::size_t max_keys) {
+    out.clear();
+    const std::size_t n = r.read_count(max_keys, 2);
+    if (!r.ok()) return;
+    out.reserve(n);
+    std::uint64_t index = 0;
+    std::uint64_t prev_generation = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t gap = r.read_varint();
+        const std::uint64_t generation = r.read_varint_max(0xFFFFu);
+        if (!r.ok()) return;
+        if (i > 0 && gap == 0 && generation <= prev_generation) {
+            r.fail(WireError::NotAscending);
+            return;
+        }
+        if (gap > 0xFFFFFFFFu) {
+            r.fail(WireError::OutOfRange);
+            return;
+        }
+        index = i == 0 ? gap : index + gap;  // both below 2^32: cannot wrap
+        if (index > 0xFFFFFFFFu) {
+            r.fail(WireError::OutOfRange);
+            return;
+        }
+        out.push_back(SlotKey{static_cast<std::uint32_t>(index), static_cast<std::uint16_t>(generation)}.encode());
+        prev_generation = generation;
+    }
+}
+
+}  // namespace
+
+const char* WireOptions::validate() const {
+    if (!std::isfinite(position_step) || position_step <= 0.0f) return "position_step must be > 0";
+    if (max_keys < 1) return "max_keys must be >= 1";
+    return nullptr;
+}
+
+WireError peek_message_type(std::span<const std::uint8_t> bytes, DeltaMessageType& out) {
+    if (bytes.empty()) return WireError::Truncated;
+    switch (bytes[0]) {
+        case static_cast<std::uint8_t>(DeltaMessageType::Frame): out = DeltaMessageType::Frame; return WireError::None;
+        case static_cast<std::uint8_t>(DeltaMessageType::Ack): out = DeltaMessageType::Ack; return WireError::None;
+        default: return WireError::UnknownType;
+    }
+}
+
+void encode_delta_frame(ByteWriter& w, const DeltaPlan& plan, std::span<const Vec2> entered_positions,
+                        const WireOptions& options) {
+    assert(options.validate() == nullptr && "encode_delta_frame: invalid WireOptions");
+    assert((entered_positions.empty() || entered_positions.size() == plan.entered.size()) &&
+           "encode_delta_frame: positions must be empty or one per entered key");
+    assert(!(plan.full_baseline && plan.baseline_seq) && "encode_delta_frame: a full baseline has no baseline_seq");
+    assert(!(plan.full_baseline && !plan.left.empty()) && "encode_delta_frame: a full baseline retracts nothing");
+    assert((!plan.baseline_seq || *plan.baseline_seq < plan.seq) && "encode_delta_frame: baseline must precede seq");
+    std::uint8_t flags = 0;
+    if (plan.full_baseline) flags |= kFlagFull;
+    if (plan.baseline_seq) flags |= kFlagBaseline;
+    if (!entered_positions.empty()) flags |= kFlagPositions;
+    w.write_u8(static_cast<std::uint8_t>(DeltaMessageType::Frame));
+    w.write_u8(flags);
+    w.write_varint(plan.seq);
+    if (plan.baseline_seq) w.write_varint(plan.seq - *plan.baseline_seq);
+    w.write_u64(plan.digest);
+    write_key_list(w, plan.entered);
+    write_key_list(w, plan.left);
+    for (const Vec2& p : entered_positions) w.write_fixed2(p, options.position_step);
+}
+
+WireError decode_delta_frame(std::span<const std::uint8_t> bytes, DeltaFrame& out, const WireOptions& options) {
+    assert(options.validate() == nullptr && "decode_delta_frame: invalid WireOptions");
+    ByteReader r(bytes);
+    DeltaPlan& plan = out.plan;
+    plan.clear();
+    out.entered_positions.clear();
+    if (r.read_u8() != static_cast<std::uint8_t>(DeltaMessageType::Frame)) {
+        return r.ok() ? WireError::UnknownType : r.error();
+    }
+    const std::uint8_t flags = r.read_u8();
+    if (r.ok() && (flags & ~kKnownFlags) != 0) r.fail(WireError::Malformed);
+    if (r.ok() && (flags & kFlagFull) && (flags & kFlagBaseline)) r.fail(WireError::Malformed);
+    plan.full_baseline = (flags & kFlagFull) != 0;
+    plan.seq = r.read_varint();
+    if (flags & kFlagBaseline) {
+        const std::uint64_t back = r.read_varint();
+        if (r.ok() && (back == 0 || back > plan.seq)) r.fail(WireError::Malformed);
+        if (r.ok()) plan.baseline_seq = plan.seq - back;
+    }
+    plan.digest = r.read_u64();
+    read_key_list(r, plan.entered, options.max_keys);
+    read_key_list(r, plan.left, options.max_keys);
+    if (r.ok() && plan.full_baseline && !plan.left.empty()) r.fail(WireError::Malformed);
+    if (r.ok() && (flags & kFlagPositions)) {
+        if (plan.entered.empty()) {
+            r.fail(WireError::Malformed);
+        } else if (r.remaining() / 2 < plan.entered.size()) {
+            r.fail(WireError::Truncated);  // each position takes at least two bytes
+        } else {
+            out.entered_positions.reserve(plan.entered.size());
+            for (std::size_t i = 0; i < plan.entered.size() && r.ok(); ++i) {
+                out.entered_positions.push_back(r.read_fixed2(options.position_step));
+            }
+        }
+    }
+    r.finish();
+    if (!r.ok()) {
+        plan.entered.clear();
+        plan.left.clear();
+        out.entered_positions.clear();
+    }
+    return r.error();
+}
+
+void encode_ack(ByteWriter& w, const AckReport& report) {
+    w.write_u8(static_cast<std::uint8_t>(DeltaMessageType::Ack));
+    w.write_varint(report.newest);
+    // The bits that are *not* set, restricted to real sequences: one byte when nothing was
+    // lost, whatever the window's fill.
+    w.write_varint(~report.mask & valid_mask_bits(report.newest));
+    w.write_u64(report.digest);
+}
+
+WireError decode_ack(std::span<const std::uint8_t> bytes, AckReport& out) {
+    ByteReader r(bytes);
+    out = AckReport{};
+    if (r.read_u8() != static_cast<std::uint8_t>(DeltaMessageType::Ack)) {
+        return r.ok() ? WireError::UnknownType : r.error();
+    }
+    const std::uint64_t newest = r.read_varint();
+    const std::uint64_t missing = r.read_varint();
+    const std::uint64_t digest = r.read_u64();
+    const std::uint64_t valid = valid_mask_bits(newest);
+    if (r.ok() && (missing & ~valid) != 0) r.fail(WireError::Malformed);
+    if (!r.finish()) return r.error();
+    out = AckReport{newest, ~missing & valid, digest};
+    return WireError::None;
+}
+
+}  // namespace vantage

@@ -1,0 +1,423 @@
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+#include "vantage/delta_baseline.hpp"
+#include "vantage/delta_mirror.hpp"
+#include "vantage/random.hpp"
+#include "vantage/slot_key.hpp"
+
+namespace vantage {
+namespace {
+
+using Keys = std::vector<std::uint64_t>;
+
+Keys slots(std::initializer_list<std::uint32_t> indices) {
+    Keys out;
+    for (std::uint32_t i : indices) out.push_back(SlotKey{i, 0}.encode());
+    return out;
+}
+
+// One subscriber wired straight to one client, with the test deciding what arrives.
+struct Stream {
+    explicit Stream(const DeltaBaselineOptions& options = {}) : server(options) {}
+
+    const DeltaPlan& send(const Keys& world) {
+        server.plan(world, plan);
+        return plan;
+    }
+    void deliver(const DeltaPlan& p) {
+        client.apply(p, [](std::size_t, SlotKey) { return 0; });
+    }
+    AckOutcome ack() { return server.observe_ack(*client.ack_report()); }
+    // Plan, deliver and acknowledge one frame.
+    const DeltaPlan& round(const Keys& world) {
+        send(world);
+        deliver(plan);
+        ack();
+        return plan;
+    }
+    Keys held() const {
+        Keys out;
+        client.keys(out);
+        return out;
+    }
+
+    DeltaBaseline server;
+    DeltaMirror<int> client;
+    DeltaPlan plan;
+};
+
+TEST(DeltaBaseline, ColdStartSendsFullSetsUntilTheFirstAcknowledgement) {
+    Stream s;
+    const Keys world = slots({1, 2, 3});
+    for (int i = 0; i < 3; ++i) {
+        const DeltaPlan& p = s.send(world);
+        EXPECT_TRUE(p.full_baseline) << "frame " << i;
+        EXPECT_EQ(p.entered, world);
+        EXPECT_FALSE(p.baseline_seq.has_value());
+    }
+    s.deliver(s.plan);
+    EXPECT_EQ(s.ack(), AckOutcome::Advanced);
+    const DeltaPlan& p = s.send(world);
+    EXPECT_FALSE(p.full_baseline);
+    EXPECT_EQ(p.baseline_seq, 2u);
+    EXPECT_TRUE(p.entered.empty());
+    EXPECT_TRUE(p.left.empty());
+}
+
+TEST(DeltaBaseline, ChangingThePolicyThrowsAwayTheAcknowledgedBaseline) {
+    Stream s;
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    EXPECT_FALSE(s.plan.full_baseline);
+    const auto rebuilds = s.server.full_rebuilds();
+    s.server.set_policy(RecoveryPolicy::Naive);
+    EXPECT_TRUE(s.send(slots({1, 2})).full_baseline);
+    EXPECT_EQ(s.server.full_rebuilds(), rebuilds + 1);
+    EXPECT_FALSE(s.server.acked_seq().has_value());
+}
+
+TEST(DeltaBaseline, SettingThePolicyItAlreadyHasChangesNothing) {
+    Stream s;
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    const auto rebuilds = s.server.full_rebuilds();
+    const auto acked = s.server.acked_seq();
+    s.server.set_policy(RecoveryPolicy::Acked);
+    EXPECT_FALSE(s.send(slots({1, 2})).full_baseline);
+    EXPECT_EQ(s.server.full_rebuilds(), rebuilds);
+    EXPECT_EQ(s.server.acked_seq(), acked);
+}
+
+TEST(DeltaBaseline, UnackedCountsWhatIsStillInFlight) {
+    Stream s;
+    DeltaPlan first, second;
+    s.server.plan(slots({1}), first);
+    s.server.plan(slots({1}), second);
+    s.send(slots({1}));
+    EXPECT_EQ(s.server.unacked(), 3u);
+    s.deliver(first);
+    s.deliver(second);
+    s.ack();
+    EXPECT_EQ(s.server.unacked(), 1u);
+}
+
+TEST(DeltaBaseline, ARebuildStartsANewEpochAndOneAckRoundTripEndsTheFullSets) {
+    Stream s;
+    const Keys world = slots({4, 5, 6});
+    for (int i = 0; i < 6; ++i) s.send(world);  // frames 0..5, nothing acknowledged yet
+    s.deliver(s.plan);                           // frame 5 arrives...
+    const AckReport late = *s.client.ack_report();
+    s.server.request_full_baseline();
+    const DeltaPlan rebuild = s.send(world);  // ...but the server rebuilds at 6 first
+    EXPECT_EQ(rebuild.seq, 6u);
+    EXPECT_TRUE(rebuild.full_baseline);
+    // The report for 5 names the old epoch: it is not adopted, and 7 is still full.
+    s.server.observe_ack(late);
+    EXPECT_FALSE(s.server.acked_seq().has_value());
+    EXPECT_TRUE(s.send(world).full_baseline);
+    // One round trip for 6 ends the full sets.
+    s.deliver(rebuild);
+    EXPECT_EQ(s.ack(), AckOutcome::Advanced);
+    const DeltaPlan& next = s.send(world);
+    EXPECT_FALSE(next.full_baseline);
+    EXPECT_TRUE(next.entered.empty());
+}
+
+TEST(DeltaBaseline, ASilentSubscriberIsThrottledToKeepalivesAndOneAckRestoresIt) {
+    Stream s({.stalled_after_ms = 3000.0, .keepalive_every_ms = 1000.0});
+    const Keys world = slots({1, 2, 3, 4});
+    int sends_late = 0;
+    double t = 0.0;
+    for (; t < 10000.0; t += 62.0) {
+        if (!s.server.should_send(t)) continue;
+        s.send(world);
+        if (t < 1000.0) {
+            s.deliver(s.plan);
+            s.server.observe_ack_at(*s.client.ack_report(), t);
+        }
+        if (t >= 5000.0) ++sends_late;
+    }
+    EXPECT_TRUE(s.server.stalled(t));
+    EXPECT_GE(sends_late, 3);
+    EXPECT_LE(sends_late, 7);
+    // The client speaks again: that is the resume signal, and the next plan is full.
+    s.deliver(s.plan);
+    EXPECT_EQ(s.server.observe_ack_at(*s.client.ack_report(), t), AckOutcome::Resumed);
+    ASSERT_TRUE(s.server.should_send(t));
+    const DeltaPlan full = s.send(world);
+    EXPECT_TRUE(full.full_baseline);
+    s.deliver(full);
+    s.server.observe_ack_at(*s.client.ack_report(), t + 62.0);
+    ASSERT_TRUE(s.server.should_send(t + 62.0));
+    const DeltaPlan& next = s.send(world);
+    EXPECT_FALSE(next.full_baseline);
+    EXPECT_TRUE(next.entered.empty());  // nothing spuriously re-sent
+    EXPECT_EQ(s.held(), world);
+    EXPECT_EQ(s.server.counters().resumes, 1u);
+}
+
+TEST(DeltaBaseline, WithoutFlowControlEveryRoundSends) {
+    DeltaBaseline b;
+    for (double t = 0.0; t < 60000.0; t += 62.0) {
+        ASSERT_TRUE(b.should_send(t));
+        ASSERT_FALSE(b.stalled(t));
+    }
+}
+
+TEST(DeltaBaseline, AFreshSubscriberIsNotBornStalled) {
+    DeltaBaseline b({.stalled_after_ms = 3000.0, .keepalive_every_ms = 1000.0});
+    EXPECT_FALSE(b.stalled(3'600'000.0));  // before the first decision: a grace period
+    EXPECT_TRUE(b.should_send(3'600'000.0));
+    EXPECT_FALSE(b.stalled(3'600'100.0));
+    b.reset();
+    EXPECT_FALSE(b.stalled(7'200'000.0));
+    EXPECT_TRUE(b.should_send(7'200'000.0));
+    EXPECT_FALSE(b.stalled(7'200'100.0));
+}
+
+TEST(DeltaBaseline, AFreshSubscriberIsSentTheWholeSetNotADifference) {
+    Stream s;
+    XorShift rng(3);
+    Keys world;
+    for (int i = 0; i < 50; ++i) {
+        world.clear();
+        for (std::uint32_t k = 0; k < 40; ++k) {
+            if (rng.chance(0.5f)) world.push_back(SlotKey{k, 0}.encode());
+        }
+        s.round(world);
+    }
+    // A new client takes the slot: reset, and a mirror of its own.
+    s.server.reset();
+    s.client = DeltaMirror<int>{};
+    const DeltaPlan& p = s.send(world);
+    EXPECT_TRUE(p.full_baseline);
+    s.deliver(p);
+    EXPECT_EQ(s.held(), world);
+}
+
+TEST(DeltaBaseline, AReusedSlotWithoutAResetHandsTheNewOccupantTheOldOnesState) {
+    const Keys world = slots({2, 4, 8, 16});
+    for (const bool with_reset : {false, true}) {
+        Stream s;
+        for (int i = 0; i < 10; ++i) s.round(world);
+        s.client = DeltaMirror<int>{};  // the joiner
+        if (with_reset) s.server.reset();
+        s.deliver(s.send(world));
+        if (with_reset) {
+            EXPECT_EQ(s.held(), world);
+        } else {
+            EXPECT_TRUE(s.held().empty()) << "the joiner is told only what its predecessor lacked";
+        }
+    }
+}
+
+TEST(DeltaBaseline, ALostPacketIsReDerivedByTheNextDifference) {
+    Stream s;
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    s.send(slots({1, 2, 9}));  // lost
+    const DeltaPlan& next = s.send(slots({1, 2, 9}));
+    EXPECT_EQ(next.entered, slots({9}));
+    s.deliver(next);
+    EXPECT_EQ(s.held(), slots({1, 2, 9}));
+}
+
+TEST(DeltaBaseline, TheNaivePolicyLosesALostPacketsContentsForever) {
+    Stream s({.policy = RecoveryPolicy::Naive});
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    s.send(slots({1, 2, 9}));  // lost
+    for (int i = 0; i < 20; ++i) {
+        EXPECT_EQ(s.round(slots({1, 2, 9})).entered, Keys{});
+    }
+    EXPECT_EQ(s.held(), slots({1, 2}));
+    EXPECT_EQ(s.server.observe_ack(*s.client.ack_report()), AckOutcome::Ignored);
+}
+
+TEST(DeltaBaseline, ADriftedMirrorIsCaughtByItsDigestAndRebuilt) {
+    Stream s;
+    const Keys world = slots({1, 2, 3});
+    for (int i = 0; i < 3; ++i) s.round(world);
+    EXPECT_EQ(s.server.full_rebuilds(), 1u);
+    // Corrupt the client behind the protocol's back: it loses key 2.
+    s.client.begin(*s.client.applied_seq(), false);
+    s.client.remove(SlotKey{2, 0});
+    EXPECT_EQ(s.ack(), AckOutcome::Drift);
+    const DeltaPlan& repair = s.send(world);
+    EXPECT_TRUE(repair.full_baseline);
+    EXPECT_EQ(s.server.full_rebuilds(), 2u);  // the initial baseline plus the repair
+    s.deliver(repair);
+    EXPECT_EQ(s.held(), world);
+}
+
+TEST(DeltaBaseline, AMatchingDigestNeverForcesARebuild) {
+    Stream s;
+    XorShift rng(8);
+    for (int i = 0; i < 30; ++i) {
+        Keys world;
+        for (std::uint32_t k = 0; k < 30; ++k) {
+            if (rng.chance(0.6f)) world.push_back(SlotKey{k, 0}.encode());
+        }
+        s.send(world);
+        s.deliver(s.plan);
+        ASSERT_NE(s.ack(), AckOutcome::Drift) << "round " << i;
+        ASSERT_EQ(s.held(), world);
+    }
+    EXPECT_EQ(s.server.full_rebuilds(), 1u);
+}
+
+TEST(DeltaBaseline, AKeyThatEntersAndLeavesInsideTheGapIsStillRetracted) {
+    Stream s;
+    for (int i = 0; i < 3; ++i) s.round(slots({1}));
+    s.deliver(s.send(slots({1, 2})));  // 2 enters and arrives, but its ack is not back yet
+    const DeltaPlan& p = s.send(slots({1}));  // 2 leaves inside the gap
+    // 2 is in neither the acked set {1} nor the current set {1}; only the union finds it.
+    EXPECT_EQ(p.left, slots({2}));
+    s.deliver(p);
+    EXPECT_EQ(s.held(), slots({1}));
+}
+
+TEST(DeltaBaseline, AKeyOnlySomeFramesInTheGapCarriedIsSentAgain) {
+    Stream s;
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 5}));
+    s.send(slots({1}));      // 5 leaves (lost)
+    s.send(slots({1, 5}));   // 5 comes back (lost)
+    // The client may hold 5 or not: intersecting with the gap's states sends it again.
+    const DeltaPlan& p = s.send(slots({1, 5}));
+    EXPECT_EQ(p.entered, slots({5}));
+}
+
+TEST(DeltaBaseline, ABaselineOlderThanTheHistoryForcesARebuild) {
+    Stream s({.history = 4});
+    const Keys world = slots({3, 6});
+    for (int i = 0; i < 3; ++i) s.round(world);
+    bool rebuilt = false;
+    for (int i = 0; i < 11; ++i) rebuilt = s.send(world).full_baseline || rebuilt;  // silent
+    EXPECT_TRUE(rebuilt);
+    EXPECT_EQ(s.server.counters().stale_rebuilds, 1u);
+    EXPECT_EQ(s.server.full_rebuilds(), 2u);
+}
+
+TEST(DeltaBaseline, AcknowledgingAPacketAfterAGapDoesNotMoveTheBaselinePastIt) {
+    Stream s;
+    DeltaPlan p0, p1, p2;
+    s.server.plan(slots({1}), p0);
+    s.server.plan(slots({1, 2}), p1);
+    s.server.plan(slots({1, 2, 3}), p2);
+    s.deliver(p0);
+    s.deliver(p2);  // 1 is lost
+    s.ack();
+    // Frames 0 and 2 are both full (cold start), so 2 is a state the client holds exactly.
+    EXPECT_EQ(s.server.acked_seq(), 2u);
+    DeltaPlan p3, p4, p5;
+    s.server.plan(slots({1}), p3);
+    s.server.plan(slots({1, 4}), p4);
+    s.server.plan(slots({1, 4, 5}), p5);
+    s.deliver(p3);
+    s.deliver(p5);  // 4 is lost
+    s.ack();
+    EXPECT_EQ(s.server.acked_seq(), 3u) << "the frontier stops before the gap, not at the newest bit";
+}
+
+TEST(DeltaBaseline, AnAckNamingAFrameNeverSentIsRejected) {
+    Stream s;
+    s.round(slots({1}));
+    EXPECT_EQ(s.server.observe_ack({.newest = 50, .mask = 0, .digest = 0}), AckOutcome::Rejected);
+    EXPECT_EQ(s.server.observe_ack_at({.newest = 50, .mask = 0, .digest = 0}, 0.0), AckOutcome::Rejected);
+    EXPECT_EQ(s.server.counters().rejected_acks, 2u);
+    EXPECT_EQ(s.server.acked_seq(), 0u);
+}
+
+TEST(DeltaBaseline, AnEmptyMirrorAsksForAResyncThroughItsDigest) {
+    Stream s;
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    s.deliver(s.send(slots({1, 2})));
+    s.client.clear();  // the client drops its mirror
+    s.deliver(s.send(slots({1, 2})));  // a delta with nothing in it
+    EXPECT_EQ(s.ack(), AckOutcome::Drift);
+    s.deliver(s.send(slots({1, 2})));
+    EXPECT_TRUE(s.plan.full_baseline);
+    EXPECT_EQ(s.held(), slots({1, 2}));
+}
+
+TEST(DeltaBaseline, ALongLossyRunStillConverges) {
+    // 400 frames, a churning set of 24 keys, about 25% loss on frames and acks, history 16.
+    Stream s({.history = 16});
+    std::uint32_t lcg = 12345;
+    auto lose = [&] {
+        lcg = lcg * 1103515245u + 12345u;
+        return ((lcg >> 16) & 0x7FFFu) % 4 == 0;
+    };
+    XorShift rng(21);
+    Keys world;
+    for (std::uint64_t seq = 0; seq < 400; ++seq) {
+        world.clear();
+        for (std::uint32_t k = 0; k < 24; ++k) {
+            if (rng.chance(0.5f)) world.push_back(SlotKey{k, 0}.encode());
+        }
+        s.send(world);
+        if (lose()) continue;
+        s.deliver(s.plan);
+        if (seq >= 40) {
+            ASSERT_EQ(s.held(), world) << "seq " << seq;
+        }
+        if (!lose()) s.ack();
+    }
+}
+
+TEST(DeltaBaseline, WithTheAnyReceivedFrontierALostFrameDoesNotStallTheBaseline) {
+    Stream s({.frontier = AckFrontier::AnyReceived});
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    s.send(slots({1, 2, 9}));                 // lost: it carried 9
+    s.round(slots({1, 2, 9, 10}));            // arrives and is acknowledged past the gap
+    EXPECT_EQ(s.server.acked_seq(), s.plan.seq);
+    EXPECT_EQ(s.held(), slots({1, 2, 9, 10}));
+    const DeltaPlan& next = s.send(slots({1, 2, 9, 10}));
+    EXPECT_TRUE(next.entered.empty());        // nothing re-sent: the gap is closed
+    EXPECT_FALSE(next.full_baseline);
+}
+
+TEST(DeltaBaseline, WithTheContiguousFrontierALostFrameStallsTheBaselineUntilARebuild) {
+    Stream s({.history = 8});
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    const auto before = s.server.acked_seq();
+    s.send(slots({1, 2, 9}));  // lost
+    int fulls = 0;
+    for (int i = 0; i < 10; ++i) fulls += s.round(slots({1, 2, 9})).full_baseline ? 1 : 0;
+    EXPECT_EQ(fulls, 1) << "the stall ends only in a stale rebuild";
+    EXPECT_NE(s.server.acked_seq(), before);
+    EXPECT_EQ(s.held(), slots({1, 2, 9}));
+}
+
+TEST(DeltaBaseline, ALongLossyRunStillConvergesWithTheAnyReceivedFrontier) {
+    Stream s({.frontier = AckFrontier::AnyReceived, .history = 16});
+    XorShift loss(99), rng(22);
+    Keys world;
+    for (std::uint64_t seq = 0; seq < 400; ++seq) {
+        world.clear();
+        for (std::uint32_t k = 0; k < 24; ++k) {
+            if (rng.chance(0.5f)) world.push_back(SlotKey{k, static_cast<std::uint16_t>(seq / 50)}.encode());
+        }
+        s.send(world);
+        if (loss.chance(0.4f)) continue;
+        s.deliver(s.plan);
+        if (seq >= 40) {
+            ASSERT_EQ(s.held(), world) << "seq " << seq;
+        }
+        if (!loss.chance(0.4f)) {
+            ASSERT_NE(s.ack(), AckOutcome::Drift) << "seq " << seq;
+        }
+    }
+    EXPECT_EQ(s.server.counters().stale_rebuilds, 0u);
+}
+
+TEST(DeltaBaselineOptions, ValidateNamesTheFirstBadField) {
+    EXPECT_EQ(DeltaBaselineOptions{}.validate(), nullptr);
+    EXPECT_NE(DeltaBaselineOptions{.history = 0}.validate(), nullptr);
+    EXPECT_NE(DeltaBaselineOptions{.history = 65}.validate(), nullptr);
+    EXPECT_NE(DeltaBaselineOptions{.stalled_after_ms = -1.0}.validate(), nullptr);
+    EXPECT_NE(DeltaBaselineOptions{.keepalive_every_ms = 0.0}.validate(), nullptr);
+}
+
+}  // namespace
+}  // namespace vantage

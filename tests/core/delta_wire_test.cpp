@@ -1,0 +1,305 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "vantage/ack_window.hpp"
+#include "vantage/delta_wire.hpp"
+#include "vantage/random.hpp"
+#include "vantage/slot_key.hpp"
+
+namespace vantage {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+Bytes bytes_of(const ByteWriter& w) { return Bytes(w.bytes().begin(), w.bytes().end()); }
+
+DeltaPlan sample_plan() {
+    DeltaPlan p;
+    p.seq = 300;
+    p.baseline_seq = 298;
+    p.digest = 0x0102030405060708ULL;
+    p.entered = {SlotKey{3, 0}.encode(), SlotKey{5, 2}.encode()};
+    p.left = {SlotKey{4, 1}.encode()};
+    return p;
+}
+
+const std::vector<Vec2> kSamplePositions{{1.5f, -0.0625f}, {100.0f, -100.0f}};
+
+// The example in core/docs/delta.md, byte for byte.
+const Bytes kSampleFrame{
+    0x44,                                            // type 'D'
+    0x06,                                            // flags: baseline, positions
+    0xAC, 0x02,                                      // seq 300
+    0x02,                                            // baseline 300 - 2 = 298
+    0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01,  // digest, little-endian
+    0x02, 0x03, 0x00, 0x02, 0x02,                    // entered: (3,0), (3+2,2)
+    0x01, 0x04, 0x01,                                // left: (4,1)
+    0x30, 0x01,                                      // (1.5, -0.0625) in 1/16 steps
+    0x80, 0x19, 0xFF, 0x18,                          // (100, -100)
+};
+
+TEST(DeltaWire, AFrameEncodesToTheDocumentedBytes) {
+    ByteWriter w;
+    encode_delta_frame(w, sample_plan(), kSamplePositions);
+    ASSERT_TRUE(w.ok());
+    EXPECT_EQ(bytes_of(w), kSampleFrame);
+}
+
+TEST(DeltaWire, TheDocumentedFrameDecodesToItsPlan) {
+    DeltaFrame f;
+    ASSERT_EQ(decode_delta_frame(kSampleFrame, f), WireError::None);
+    const DeltaPlan want = sample_plan();
+    EXPECT_EQ(f.plan.seq, want.seq);
+    EXPECT_EQ(f.plan.baseline_seq, want.baseline_seq);
+    EXPECT_FALSE(f.plan.full_baseline);
+    EXPECT_EQ(f.plan.digest, want.digest);
+    EXPECT_EQ(f.plan.entered, want.entered);
+    EXPECT_EQ(f.plan.left, want.left);
+    EXPECT_EQ(f.entered_positions, kSamplePositions);
+}
+
+TEST(DeltaWire, AFullBaselineWithoutPositionsIsCompact) {
+    DeltaPlan p;
+    p.seq = 5;
+    p.full_baseline = true;
+    p.digest = 0;
+    p.entered = {SlotKey{0, 0}.encode(), SlotKey{1, 0}.encode(), SlotKey{2, 0}.encode()};
+    ByteWriter w;
+    encode_delta_frame(w, p, {});
+    EXPECT_EQ(bytes_of(w), (Bytes{0x44, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0x03, 0x00, 0x00, 0x01, 0x00, 0x01,
+                                  0x00, 0x00}));
+}
+
+TEST(DeltaWire, AnAckEncodesToTheDocumentedBytes) {
+    ByteWriter w;
+    encode_ack(w, {.newest = 70, .mask = ~std::uint64_t{1}, .digest = 0x1122334455667788ULL});
+    EXPECT_EQ(bytes_of(w), (Bytes{0x41, 0x46, 0x01, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11}));
+    w.clear();
+    // Early in a stream only the bits naming real sequences count: 0 and 2 arrived, 1 did not.
+    encode_ack(w, {.newest = 3, .mask = 0b101, .digest = 0});
+    EXPECT_EQ(bytes_of(w), (Bytes{0x41, 0x03, 0x02, 0, 0, 0, 0, 0, 0, 0, 0}));
+}
+
+TEST(DeltaWire, AnAckRoundTripsFromARealWindow) {
+    XorShift rng(2);
+    for (int trial = 0; trial < 200; ++trial) {
+        AckWindow window;
+        const std::uint64_t start = rng.below(3) == 0 ? 0 : rng.below(1'000'000);
+        for (std::uint64_t s = start; s < start + 1 + rng.below(150); ++s) {
+            if (!rng.chance(0.3f)) window.observe(s);
+        }
+        if (!window.encode()) continue;
+        const AckReport report{window.encode()->first, window.encode()->second, rng.next()};
+        ByteWriter w;
+        encode_ack(w, report);
+        AckReport back;
+        ASSERT_EQ(decode_ack(w.bytes(), back), WireError::None) << "trial " << trial;
+        EXPECT_EQ(back, report) << "trial " << trial;
+    }
+}
+
+TEST(DeltaWire, RandomFramesRoundTrip) {
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        XorShift rng(seed);
+        DeltaPlan p;
+        p.seq = rng.next() >> rng.below(64);
+        p.full_baseline = rng.chance(0.3f);
+        if (!p.full_baseline && p.seq > 0 && rng.chance(0.7f)) p.baseline_seq = p.seq - 1 - rng.below(p.seq);
+        p.digest = rng.next();
+        std::uint32_t index = static_cast<std::uint32_t>(rng.below(100));
+        for (std::uint64_t i = 0, n = rng.below(50); i < n; ++i) {
+            p.entered.push_back(SlotKey{index, static_cast<std::uint16_t>(rng.below(70000))}.encode());
+            index += 1 + static_cast<std::uint32_t>(rng.below(1000));
+        }
+        if (!p.full_baseline) {
+            index = static_cast<std::uint32_t>(rng.below(10));
+            std::uint16_t gen = 0;
+            for (std::uint64_t i = 0, n = rng.below(50); i < n; ++i) {
+                // Sometimes two occupants of one slot (an old and a new one) are both retracted.
+                if (i > 0 && rng.chance(0.2f) && gen < 65535) {
+                    gen = static_cast<std::uint16_t>(gen + 1);
+                } else {
+                    index += static_cast<std::uint32_t>(i == 0 ? 0 : 1 + rng.below(300));
+                    gen = static_cast<std::uint16_t>(rng.below(5));
+                }
+                p.left.push_back(SlotKey{index, gen}.encode());
+            }
+        }
+        std::vector<Vec2> positions;
+        if (rng.chance(0.5f)) {
+            for (std::size_t i = 0; i < p.entered.size(); ++i) {
+                positions.push_back({static_cast<float>(rng.below(64000)) / 16.0f - 2000.0f,
+                                     static_cast<float>(rng.below(64000)) / 16.0f - 2000.0f});
+            }
+        }
+        ByteWriter w;
+        encode_delta_frame(w, p, positions);
+        ASSERT_TRUE(w.ok()) << "seed " << seed;
+        DeltaFrame f;
+        ASSERT_EQ(decode_delta_frame(w.bytes(), f), WireError::None) << "seed " << seed;
+        EXPECT_EQ(f.plan.seq, p.seq) << "seed " << seed;
+        EXPECT_EQ(f.plan.full_baseline, p.full_baseline) << "seed " << seed;
+        EXPECT_EQ(f.plan.baseline_seq, p.baseline_seq) << "seed " << seed;
+        EXPECT_EQ(f.plan.digest, p.digest) << "seed " << seed;
+        EXPECT_EQ(f.plan.entered, p.entered) << "seed " << seed;
+        EXPECT_EQ(f.plan.left, p.left) << "seed " << seed;
+        EXPECT_EQ(f.entered_positions, positions) << "seed " << seed;
+    }
+}
+
+TEST(DeltaWire, ANonFinitePositionFailsTheWriter) {
+    DeltaPlan p;
+    p.seq = 1;
+    p.entered = {SlotKey{1, 0}.encode()};
+    const std::vector<Vec2> bad{{std::nanf(""), 0.0f}};
+    ByteWriter w;
+    encode_delta_frame(w, p, bad);
+    EXPECT_FALSE(w.ok());
+    EXPECT_EQ(w.error(), WireError::NotFinite);
+}
+
+// Decodes a frame after letting `edit` change the sample's bytes.
+template <class Edit>
+WireError decode_edited(Edit edit, const WireOptions& options = {}) {
+    Bytes b = kSampleFrame;
+    edit(b);
+    DeltaFrame f;
+    return decode_delta_frame(b, f, options);
+}
+
+TEST(DeltaWire, EveryTruncationOfAFrameIsRefused) {
+    for (std::size_t n = 0; n < kSampleFrame.size(); ++n) {
+        DeltaFrame f;
+        const Bytes cut(kSampleFrame.begin(), kSampleFrame.begin() + static_cast<std::ptrdiff_t>(n));
+        const WireError e = decode_delta_frame(cut, f);
+        EXPECT_NE(e, WireError::None) << "prefix " << n;
+        EXPECT_TRUE(f.plan.entered.empty() && f.plan.left.empty() && f.entered_positions.empty()) << "prefix " << n;
+    }
+}
+
+TEST(DeltaWire, AnUnknownTypeOrFlagIsRefused) {
+    EXPECT_EQ(decode_edited([](Bytes& b) { b[0] = 0x00; }), WireError::UnknownType);
+    EXPECT_EQ(decode_edited([](Bytes& b) { b[1] |= 0x80; }), WireError::Malformed);
+    DeltaMessageType t{};
+    EXPECT_EQ(peek_message_type(kSampleFrame, t), WireError::None);
+    EXPECT_EQ(t, DeltaMessageType::Frame);
+    EXPECT_EQ(peek_message_type(Bytes{0x13}, t), WireError::UnknownType);
+    EXPECT_EQ(peek_message_type(Bytes{}, t), WireError::Truncated);
+}
+
+TEST(DeltaWire, AFullBaselineThatNamesABaselineIsMalformed) {
+    EXPECT_EQ(decode_edited([](Bytes& b) { b[1] |= 0x01; }), WireError::Malformed);
+}
+
+TEST(DeltaWire, AFullBaselineThatRetractsIsMalformed) {
+    // Clear the baseline flag and drop its byte: a full frame with a non-empty left list.
+    EXPECT_EQ(decode_edited([](Bytes& b) {
+                  b[1] = 0x05;
+                  b.erase(b.begin() + 4);
+              }),
+              WireError::Malformed);
+}
+
+TEST(DeltaWire, ABaselineThatIsNotOlderThanItsFrameIsMalformed) {
+    EXPECT_EQ(decode_edited([](Bytes& b) { b[4] = 0x00; }), WireError::Malformed);  // baseline == seq
+    // baseline before sequence zero: 300 back from 300 is 0 (fine), 301 back is not.
+    EXPECT_EQ(decode_edited([](Bytes& b) {
+                  b[4] = 0xAD;
+                  b.insert(b.begin() + 5, 0x02);
+              }),
+              WireError::Malformed);
+}
+
+TEST(DeltaWire, KeysOutOfOrderAreRefused) {
+    // Second entered key: gap 0 with a generation not above the first's.
+    EXPECT_EQ(decode_edited([](Bytes& b) {
+                  b[16] = 0x00;
+                  b[17] = 0x00;
+              }),
+              WireError::NotAscending);
+}
+
+TEST(DeltaWire, AGenerationBeyondSixteenBitsIsOutOfRange) {
+    ByteWriter w;
+    w.write_u8(0x44);
+    w.write_u8(0x00);
+    w.write_varint(1);
+    w.write_u64(0);
+    w.write_varint(1);
+    w.write_varint(0);
+    w.write_varint(70000);  // generation
+    w.write_varint(0);
+    DeltaFrame f;
+    EXPECT_EQ(decode_delta_frame(w.bytes(), f), WireError::OutOfRange);
+}
+
+TEST(DeltaWire, AnIndexBeyondThirtyTwoBitsIsOutOfRange) {
+    ByteWriter w;
+    w.write_u8(0x44);
+    w.write_u8(0x00);
+    w.write_varint(1);
+    w.write_u64(0);
+    w.write_varint(2);
+    w.write_varint(0xFFFFFFF0u);
+    w.write_varint(0);
+    w.write_varint(0x20);  // index 0xFFFFFFF0 + 0x20 overflows 32 bits
+    w.write_varint(0);
+    w.write_varint(0);
+    DeltaFrame f;
+    EXPECT_EQ(decode_delta_frame(w.bytes(), f), WireError::OutOfRange);
+}
+
+TEST(DeltaWire, MoreKeysThanTheLimitAreRefused) {
+    EXPECT_EQ(decode_edited([](Bytes&) {}, {.max_keys = 1}), WireError::TooMany);
+    // A count the remaining bytes could never hold.
+    EXPECT_EQ(decode_edited([](Bytes& b) { b[13] = 0x7F; }), WireError::TooMany);
+}
+
+TEST(DeltaWire, PositionsWithoutEnteredKeysAreMalformed) {
+    ByteWriter w;
+    w.write_u8(0x44);
+    w.write_u8(0x04);
+    w.write_varint(1);
+    w.write_u64(0);
+    w.write_varint(0);
+    w.write_varint(0);
+    DeltaFrame f;
+    EXPECT_EQ(decode_delta_frame(w.bytes(), f), WireError::Malformed);
+}
+
+TEST(DeltaWire, TrailingBytesAfterAFrameAreRefused) {
+    EXPECT_EQ(decode_edited([](Bytes& b) { b.push_back(0); }), WireError::TrailingBytes);
+}
+
+TEST(DeltaWire, AnAckWithBitsBeforeSequenceZeroIsMalformed) {
+    const Bytes bad{0x41, 0x02, 0x04, 0, 0, 0, 0, 0, 0, 0, 0};  // newest 2, "missing" bit 2 = seq -1
+    AckReport r;
+    EXPECT_EQ(decode_ack(bad, r), WireError::Malformed);
+}
+
+TEST(DeltaWire, EveryTruncationOfAnAckIsRefused) {
+    ByteWriter w;
+    encode_ack(w, {.newest = 1000, .mask = 0xF0F0F0F0F0F0F0F0ULL, .digest = 7});
+    const Bytes full = bytes_of(w);
+    for (std::size_t n = 0; n < full.size(); ++n) {
+        AckReport r;
+        EXPECT_NE(decode_ack(std::span<const std::uint8_t>(full.data(), n), r), WireError::None) << "prefix " << n;
+    }
+    Bytes longer = full;
+    longer.push_back(1);
+    AckReport r;
+    EXPECT_EQ(decode_ack(longer, r), WireError::TrailingBytes);
+    EXPECT_EQ(decode_ack(kSampleFrame, r), WireError::UnknownType);
+}
+
+TEST(WireOptions, ValidateNamesTheFirstBadField) {
+    EXPECT_EQ(WireOptions{}.validate(), nullptr);
+    EXPECT_NE(WireOptions{.position_step = 0.0f}.validate(), nullptr);
+    EXPECT_NE(WireOptions{.max_keys = 0}.validate(), nullptr);
+}
+
+}  // namespace
+}  // namespace vantage

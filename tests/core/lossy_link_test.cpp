@@ -1,0 +1,239 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "vantage/lossy_link.hpp"
+#include "vantage/random.hpp"
+
+namespace vantage {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+Bytes packet(std::uint32_t id, std::size_t size = 8) {
+    Bytes b(size, 0);
+    for (std::size_t i = 0; i < 4 && i < size; ++i) b[i] = static_cast<std::uint8_t>(id >> (8 * i));
+    return b;
+}
+
+std::uint32_t id_of(const Bytes& b) {
+    std::uint32_t id = 0;
+    for (std::size_t i = 0; i < 4 && i < b.size(); ++i) id |= static_cast<std::uint32_t>(b[i]) << (8 * i);
+    return id;
+}
+
+// Sends `count` packets one per `interval_ms` and polls at every ms; returns the ids in
+// arrival order.
+std::vector<std::uint32_t> run(LossyLink& link, std::uint32_t count, double interval_ms, double drain_ms = 2000.0) {
+    std::vector<std::uint32_t> arrived;
+    Bytes out;
+    const double end_ms = count * interval_ms + drain_ms;
+    std::uint32_t next = 0;
+    for (double t = 0.0; t <= end_ms; t += 1.0) {
+        while (next < count && next * interval_ms <= t) {
+            link.send(t, packet(next));
+            ++next;
+        }
+        while (link.poll(t, out)) arrived.push_back(id_of(out));
+    }
+    return arrived;
+}
+
+TEST(LossyLink, APerfectLinkDeliversEverythingInOrder) {
+    LossyLink link;
+    const auto arrived = run(link, 100, 10.0);
+    ASSERT_EQ(arrived.size(), 100u);
+    for (std::uint32_t i = 0; i < 100; ++i) EXPECT_EQ(arrived[i], i);
+    EXPECT_EQ(link.counters().packets_delivered, 100u);
+    EXPECT_EQ(link.counters().bytes_delivered, 800u);
+    EXPECT_EQ(link.in_flight(), 0u);
+}
+
+TEST(LossyLink, NothingArrivesBeforeItsLatency) {
+    LossyLink link({.latency_ms = 50.0});
+    link.send(100.0, packet(7));
+    Bytes out;
+    EXPECT_FALSE(link.poll(149.9, out));
+    EXPECT_DOUBLE_EQ(link.next_delivery_ms(), 150.0);
+    ASSERT_TRUE(link.poll(150.0, out));
+    EXPECT_EQ(id_of(out), 7u);
+    EXPECT_FALSE(link.poll(1000.0, out));
+    EXPECT_LT(link.next_delivery_ms(), 0.0);
+}
+
+TEST(LossyLink, ThePayloadArrivesByteForByte) {
+    LossyLink link({.latency_ms = 5.0});
+    Bytes sent(300);
+    for (std::size_t i = 0; i < sent.size(); ++i) sent[i] = static_cast<std::uint8_t>(i * 7);
+    link.send(0.0, sent);
+    link.send(0.0, Bytes{});
+    std::vector<Bytes> got;
+    EXPECT_EQ(link.receive(5.0, got), 2u);
+    EXPECT_EQ(got[0], sent);
+    EXPECT_TRUE(got[1].empty());
+}
+
+TEST(LossyLink, TheSameSeedReplaysTheSameRun) {
+    const LossyLinkOptions o{.seed = 99, .latency_ms = 40.0, .jitter_ms = 30.0, .loss = 0.2f, .burst_enter = 0.05f,
+                             .reorder = 0.1f, .duplicate = 0.1f, .rate_bytes_per_sec = 20000.0};
+    LossyLink a(o), b(o);
+    const auto first = run(a, 500, 5.0);
+    EXPECT_EQ(first, run(b, 500, 5.0));
+    LossyLinkOptions other = o;
+    other.seed = 100;
+    LossyLink c(other);
+    EXPECT_NE(first, run(c, 500, 5.0));
+}
+
+TEST(LossyLink, ARunIsPinnedByAGoldenChecksum) {
+    LossyLink link({.seed = 0x5EED, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = 0.1f, .burst_enter = 0.02f,
+                    .reorder = 0.05f, .duplicate = 0.05f});
+    std::uint64_t sum = 0;
+    for (std::uint32_t id : run(link, 1000, 4.0)) sum = mix64(sum ^ id);
+    // Pinned so that a change to the model's draws is a visible decision.
+    EXPECT_EQ(sum, 0x6989384330867fe5ULL) << "actual checksum 0x" << std::hex << sum;
+}
+
+TEST(LossyLink, TheLossRateMatchesItsProbability) {
+    LossyLink link({.seed = 3, .loss = 0.25f});
+    for (int i = 0; i < 20000; ++i) link.send(i, packet(0));
+    const double rate = static_cast<double>(link.counters().packets_lost) / 20000.0;
+    EXPECT_NEAR(rate, 0.25, 0.015);
+    EXPECT_EQ(link.counters().packets_lost + link.in_flight(), 20000u);
+}
+
+TEST(LossyLink, BurstLossComesInRunsOfTheDocumentedMeanLength) {
+    const LossyLinkOptions o{.seed = 5, .burst_enter = 0.02f, .burst_exit = 0.2f, .burst_loss = 1.0f};
+    LossyLink link(o);
+    int runs = 0, lost = 0;
+    bool previous_lost = false;
+    const int n = 50000;
+    for (int i = 0; i < n; ++i) {
+        const bool is_lost = link.send(i, packet(0)) == SendFate::Lost;
+        if (is_lost && !previous_lost) ++runs;
+        lost += is_lost ? 1 : 0;
+        previous_lost = is_lost;
+    }
+    // Mean run 1/exit = 5 packets; long-run loss enter/(enter+exit) = 1/11.
+    EXPECT_NEAR(static_cast<double>(lost) / runs, 5.0, 0.5);
+    EXPECT_NEAR(static_cast<double>(lost) / n, o.expected_loss(), 0.01);
+    EXPECT_NEAR(o.expected_loss(), 1.0 / 11.0, 1e-6);
+}
+
+TEST(LossyLink, TheLossPatternDoesNotDependOnTheOtherKnobs) {
+    LossyLink plain({.seed = 11, .loss = 0.3f, .burst_enter = 0.05f});
+    LossyLink busy({.seed = 11, .latency_ms = 80.0, .jitter_ms = 50.0, .loss = 0.3f, .burst_enter = 0.05f,
+                    .reorder = 0.3f, .duplicate = 0.2f});
+    for (int i = 0; i < 2000; ++i) {
+        ASSERT_EQ(plain.send(i, packet(0)), busy.send(i, packet(0))) << "packet " << i;
+    }
+}
+
+TEST(LossyLink, JitterAloneDelaysButNeverReorders) {
+    LossyLink link({.seed = 21, .latency_ms = 20.0, .jitter_ms = 100.0});
+    const auto arrived = run(link, 300, 2.0);
+    ASSERT_EQ(arrived.size(), 300u);
+    for (std::uint32_t i = 0; i < 300; ++i) ASSERT_EQ(arrived[i], i);
+}
+
+TEST(LossyLink, ReorderingLetsLaterPacketsOvertake) {
+    LossyLink link({.seed = 8, .latency_ms = 20.0, .reorder = 0.2f, .reorder_ms = 25.0});
+    const auto arrived = run(link, 300, 5.0);
+    ASSERT_EQ(arrived.size(), 300u);
+    int inversions = 0;
+    for (std::size_t i = 1; i < arrived.size(); ++i) inversions += arrived[i] < arrived[i - 1] ? 1 : 0;
+    EXPECT_GT(inversions, 20);
+}
+
+TEST(LossyLink, DuplicationDeliversSomePacketsTwice) {
+    LossyLink link({.seed = 4, .latency_ms = 10.0, .duplicate = 0.25f});
+    const auto arrived = run(link, 1000, 3.0);
+    const LinkCounters& c = link.counters();
+    EXPECT_NEAR(static_cast<double>(c.packets_duplicated), 250.0, 50.0);
+    EXPECT_EQ(arrived.size(), 1000u + c.packets_duplicated);
+    EXPECT_EQ(c.packets_delivered, arrived.size());
+}
+
+TEST(LossyLink, TheBandwidthCapSpacesPacketsOutAtItsRate) {
+    // 1000 B/s with a 100-byte bucket: ten 100-byte packets sent at once leave 100 ms apart.
+    LossyLink link({.rate_bytes_per_sec = 1000.0, .burst_bytes = 100.0, .max_queue_ms = 5000.0});
+    for (std::uint32_t i = 0; i < 10; ++i) link.send(0.0, packet(i, 100));
+    std::vector<double> times;
+    Bytes out;
+    for (double t = 0.0; t <= 1000.0; t += 1.0) {
+        while (link.poll(t, out)) times.push_back(t);
+    }
+    ASSERT_EQ(times.size(), 10u);
+    for (std::size_t i = 0; i < times.size(); ++i) EXPECT_DOUBLE_EQ(times[i], 100.0 * static_cast<double>(i));
+}
+
+TEST(LossyLink, AFullQueueDropsWhatWouldWaitTooLong) {
+    LossyLink link({.rate_bytes_per_sec = 1000.0, .burst_bytes = 100.0, .max_queue_ms = 250.0});
+    int dropped = 0;
+    for (std::uint32_t i = 0; i < 10; ++i) dropped += link.send(0.0, packet(i, 100)) == SendFate::Dropped ? 1 : 0;
+    // Waits of 0, 100, 200 ms fit; 300 ms and beyond do not.
+    EXPECT_EQ(dropped, 7);
+    EXPECT_EQ(link.counters().packets_dropped, 7u);
+    EXPECT_EQ(link.counters().bytes_dropped, 700u);
+    // After the queue drains, the bucket refills and a packet goes straight through.
+    link.send(2000.0, packet(99, 100));
+    Bytes out;
+    std::uint32_t last = 0;
+    while (link.poll(2000.0, out)) last = id_of(out);
+    EXPECT_EQ(last, 99u);
+}
+
+TEST(LossyLink, TheCountersBalance) {
+    LossyLink link({.seed = 17, .latency_ms = 30.0, .jitter_ms = 10.0, .loss = 0.1f, .burst_enter = 0.03f,
+                    .duplicate = 0.1f, .rate_bytes_per_sec = 4000.0, .max_queue_ms = 50.0});
+    for (int i = 0; i < 3000; ++i) link.send(i, packet(0, 16));
+    Bytes out;
+    while (link.poll(1e9, out)) {
+    }
+    const LinkCounters& c = link.counters();
+    EXPECT_EQ(c.packets_sent, 3000u);
+    EXPECT_EQ(c.bytes_sent, 48000u);
+    EXPECT_GT(c.packets_lost, 0u);
+    EXPECT_GT(c.packets_dropped, 0u);
+    EXPECT_EQ(c.packets_sent, c.packets_lost + c.packets_dropped + c.packets_delivered - c.packets_duplicated);
+    EXPECT_EQ(c.bytes_delivered, 16u * c.packets_delivered);
+}
+
+TEST(LossyLink, ResetForgetsWhatIsInFlightAndReplaysFromTheSeed) {
+    LossyLink link({.seed = 9, .latency_ms = 100.0, .loss = 0.5f});
+    std::vector<SendFate> first, second;
+    for (int i = 0; i < 50; ++i) first.push_back(link.send(i, packet(0)));
+    EXPECT_GT(link.in_flight(), 0u);
+    link.reset();
+    EXPECT_EQ(link.in_flight(), 0u);
+    EXPECT_EQ(link.counters().packets_sent, 0u);
+    for (int i = 0; i < 50; ++i) second.push_back(link.send(i, packet(0)));
+    EXPECT_EQ(first, second);
+}
+
+TEST(LossyLink, ChangingTheOptionsLiveKeepsWhatIsInFlight) {
+    LossyLink link({.latency_ms = 100.0});
+    link.send(0.0, packet(1));
+    link.set_options({.latency_ms = 10.0, .loss = 1.0f});
+    EXPECT_EQ(link.send(1.0, packet(2)), SendFate::Lost);
+    Bytes out;
+    EXPECT_FALSE(link.poll(99.0, out));
+    ASSERT_TRUE(link.poll(100.0, out));
+    EXPECT_EQ(id_of(out), 1u);
+}
+
+TEST(LossyLinkOptions, ValidateNamesTheFirstBadField) {
+    EXPECT_EQ(LossyLinkOptions{}.validate(), nullptr);
+    EXPECT_NE(LossyLinkOptions{.latency_ms = -1.0}.validate(), nullptr);
+    EXPECT_NE(LossyLinkOptions{.loss = 1.5f}.validate(), nullptr);
+    EXPECT_NE(LossyLinkOptions{.loss = std::nanf("")}.validate(), nullptr);
+    EXPECT_NE(LossyLinkOptions{.burst_exit = 0.0f}.validate(), nullptr);
+    EXPECT_NE(LossyLinkOptions{.rate_bytes_per_sec = -5.0}.validate(), nullptr);
+    EXPECT_NE(LossyLinkOptions{.burst_bytes = 0.0}.validate(), nullptr);
+    EXPECT_STREQ(LossyLinkOptions{.jitter_ms = 1e9}.validate(), "jitter_ms must be in [0, 60000]");
+}
+
+}  // namespace
+}  // namespace vantage

@@ -1,0 +1,13 @@
+// libFuzzer target for decode_delta_frame; the body is shared with the seeded corpus test
+// (tests/support/delta_fuzz.hpp). Build with -DVANTAGE_BUILD_FUZZ=ON and clang, then run
+// e.g. ./build/fuzz/tests/delta_frame_fuzz -max_total_time=60
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "support/delta_fuzz.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    vantage::fuzz::fuzz_delta_frame(std::span<const std::uint8_t>(data, size));
+    return 0;
+}
