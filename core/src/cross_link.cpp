@@ -172,10 +172,16 @@ template <class Visit>
 void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit) {
     const std::uint32_t stamp = next_stamp();
     const Vec2 c = nodes_[n].position;
-    for (std::uint32_t m = nodes_[n].prev[kX]; m != head_ && c.x - nodes_[m].position.x <= reach; m = nodes_[m].prev[kX])
+    std::uint32_t marked = 0;
+    for (std::uint32_t m = nodes_[n].prev[kX]; m != head_ && c.x - nodes_[m].position.x <= reach; m = nodes_[m].prev[kX]) {
         nodes_[m].stamp = stamp;
-    for (std::uint32_t m = nodes_[n].next[kX]; m != head_ && nodes_[m].position.x - c.x <= reach; m = nodes_[m].next[kX])
+        ++marked;
+    }
+    for (std::uint32_t m = nodes_[n].next[kX]; m != head_ && nodes_[m].position.x - c.x <= reach; m = nodes_[m].next[kX]) {
         nodes_[m].stamp = stamp;
+        ++marked;
+    }
+    band_estimate_ = (band_estimate_ * 7 + marked) / 8;
     for (std::uint32_t m = nodes_[n].prev[kY]; m != head_ && c.y - nodes_[m].position.y <= reach; m = nodes_[m].prev[kY])
         if (nodes_[m].stamp == stamp) visit(m);
     for (std::uint32_t m = nodes_[n].next[kY]; m != head_ && nodes_[m].position.y - c.y <= reach; m = nodes_[m].next[kY])
@@ -238,11 +244,18 @@ void CrossLink::update_watchers_after_change(std::uint32_t n) {
     }
     // n's own view.
     if (nodes_[n].watching) refresh_own_view(n);
-    // n entering the views of watchers near it.
-    visit_band(n, search_reach(max_enter_radius_), [&](std::uint32_t w) {
+    // n entering the views of watchers near it: found by walking the band, or, when there are
+    // fewer watchers than a band usually holds, by checking each watcher. Same set either way.
+    const auto consider = [&](std::uint32_t w) {
         const Node& watcher = nodes_[w];
-        if (watcher.watching && within_radius(p, watcher.position, watcher.enter_radius) && !sees(w, n)) pair(w, n);
-    });
+        if (w != n && watcher.watching && within_radius(p, watcher.position, watcher.enter_radius) && !sees(w, n))
+            pair(w, n);
+    };
+    if (watchers_.size() <= band_estimate_) {
+        for (const std::uint32_t w : watchers_) consider(w);
+    } else {
+        visit_band(n, search_reach(max_enter_radius_), consider);
+    }
 }
 
 CrossLinkStatus CrossLink::watch(std::uint32_t id, float enter_radius, float leave_margin) {

@@ -16,7 +16,8 @@
 //     queued as events: an entity enters a view when it comes within enter_radius and
 //     leaves only when it is beyond enter_radius + leave_margin (hysteresis, so a neighbour
 //     loitering on the boundary does not flap). Only the pairs involving the entity that
-//     changed are re-examined, so the cost of a move is its band walks, not a global pass.
+//     changed are re-examined, so a move costs its list walk, its watchers' checks and one
+//     band walk (or a pass over the watcher list when that is shorter), not a global pass.
 //
 // When to prefer it over SpatialGrid (peers.md §1.3, and the measurements in
 // core/docs/relevance.md): few moves per query and a sparse or very uneven world. When it
@@ -150,6 +151,7 @@ private:
     std::vector<std::vector<std::uint32_t>> observers_;  // per entity: who sees it
     std::vector<std::uint32_t> watchers_;
     float max_enter_radius_ = 0.0f;
+    std::uint32_t band_estimate_ = 0;  // running mean of x-band sizes: picks how to find watchers
     std::vector<AoiEvent> events_;
 };
 
