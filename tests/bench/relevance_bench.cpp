@@ -16,6 +16,7 @@
 #include "vantage/grid_quantizer.hpp"
 #include "vantage/proximity.hpp"
 #include "vantage/spatial_grid.hpp"
+#include "vantage/visibility_set.hpp"
 
 namespace vantage {
 namespace {
@@ -310,7 +311,8 @@ struct Churn {
     std::vector<Vec2> positions;
     std::vector<Vec2> velocities;  // world units per tick
 
-    Churn(std::size_t n, bool collapse, std::uint64_t seed)
+    // moving_percent of the entities (the lowest ids) move; the rest stand still.
+    Churn(std::size_t n, bool collapse, std::uint64_t seed, std::int64_t moving_percent = 100)
         : world(world_with_spacing(n, kChurnSpacing, kChurnRadius)), collapsed(collapse) {
         XorShift rng(seed);
         positions = scenario::make_points(collapsed ? Layout::OneSpot : Layout::Uniform, world, n, rng);
@@ -321,6 +323,8 @@ struct Churn {
             if (collapsed) p += Vec2{rng.range(-1.4f, 1.4f), rng.range(-1.4f, 1.4f)};
             velocities.push_back(Vec2{rng.range(-1.0f, 1.0f), rng.range(-1.0f, 1.0f)} * (collapsed ? 0.05f : 1.0f));
         }
+        const auto movers = static_cast<std::size_t>(static_cast<double>(n) * static_cast<double>(moving_percent) / 100.0);
+        for (std::size_t i = movers; i < n; ++i) velocities[i] = Vec2{};
     }
     // One tick of motion, bouncing off the box.
     void step() {
@@ -419,6 +423,71 @@ void BM_ChurnGridQueries(benchmark::State& state) {
     state.counters["mean_found"] = static_cast<double>(found) / static_cast<double>(q);
 }
 
+// Views under churn, the horde's question: 64 watchers (players) each keep the set of
+// entities within 30 (leaving beyond 35), and every tick everyone moves. The cross-list
+// maintains the views incrementally and queues enter/leave events; the grid rebuilds, and
+// each watcher re-queries and diffs a VisibilitySet with the same hysteresis rule.
+constexpr std::size_t kWatchers = 64;
+constexpr float kWatchEnter = 30.0f;
+constexpr float kWatchMargin = 5.0f;
+
+void BM_ChurnCrossLinkWatchers(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    Churn churn(n, state.range(1) != 0, 4, state.range(2));
+    const auto movers = static_cast<std::uint32_t>(n * static_cast<std::size_t>(state.range(2)) / 100);
+    CrossLink cl({.id_limit = static_cast<std::uint32_t>(n)});
+    fill_cross_link(cl, churn.world, churn.positions);
+    for (std::size_t k = 0; k < kWatchers; ++k) cl.watch(static_cast<std::uint32_t>(k * (n / kWatchers)), kWatchEnter, kWatchMargin);
+    std::size_t events = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        churn.step();
+        cl.clear_events();
+        state.ResumeTiming();
+        for (std::uint32_t i = 0; i < movers; ++i) cl.move(i, churn.positions[i]);  // only movers report
+        events += cl.events().size();
+    }
+    state.counters["ticks_per_s"] = benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["events_per_tick"] = static_cast<double>(events) / static_cast<double>(state.iterations());
+}
+
+void BM_ChurnGridViews(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    Churn churn(n, state.range(1) != 0, 4, state.range(2));
+    SpatialGrid grid(grid_options(churn.world));
+    std::vector<VisibilitySet> current(kWatchers), previous(kWatchers);
+    std::vector<std::uint32_t> entered, left;
+    const float leave = kWatchEnter + kWatchMargin;
+    std::size_t events = 0;
+    bool warm = false;  // the first pass fills the views (the cross-list's watch() does that)
+    for (auto _ : state) {
+        if (warm) {
+            state.PauseTiming();
+            churn.step();
+            state.ResumeTiming();
+        }
+        grid.build(churn.positions);
+        for (std::size_t k = 0; k < kWatchers; ++k) {
+            const auto w = static_cast<std::uint32_t>(k * (n / kWatchers));
+            const Vec2 eye = churn.positions[w];
+            VisibilitySet& now = current[k];
+            VisibilitySet& before = previous[k];
+            now.swap(before);
+            now.clear();
+            grid.for_each_in_radius(eye, leave, [&](std::uint32_t id, Vec2 p) {
+                if (id != w && (before.contains(id) || within_radius(p, eye, kWatchEnter))) now.insert(id);
+            });
+            entered.clear();
+            left.clear();
+            now.diff(before, entered, left);
+            if (warm) events += entered.size() + left.size();
+        }
+        warm = true;
+    }
+    state.counters["ticks_per_s"] = benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["events_per_tick"] = static_cast<double>(events) / static_cast<double>(std::max<std::int64_t>(1, state.iterations() - 1));
+}
+
 void churn_args(benchmark::internal::Benchmark* b) {
     b->Args({1000, 0})->Args({10000, 0})->Args({100000, 0})->Args({10000, 1})->ArgNames({"n", "collapsed"});
     b->Unit(benchmark::kMillisecond);
@@ -427,6 +496,13 @@ BENCHMARK(BM_ChurnCrossLinkMoves)->Apply(churn_args);
 BENCHMARK(BM_ChurnGridRebuild)->Apply(churn_args);
 BENCHMARK(BM_ChurnCrossLinkQueries)->Apply(churn_args);
 BENCHMARK(BM_ChurnGridQueries)->Apply(churn_args);
+void watcher_args(benchmark::internal::Benchmark* b) {
+    b->Args({1000, 0, 100})->Args({10000, 0, 100})->Args({100000, 0, 100})->Args({10000, 1, 100});
+    b->Args({10000, 0, 1})->Args({100000, 0, 1})->ArgNames({"n", "collapsed", "moving_pct"});
+    b->Unit(benchmark::kMillisecond);
+}
+BENCHMARK(BM_ChurnCrossLinkWatchers)->Apply(watcher_args);
+BENCHMARK(BM_ChurnGridViews)->Apply(watcher_args);
 
 }  // namespace
 }  // namespace vantage
