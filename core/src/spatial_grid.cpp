@@ -54,6 +54,7 @@ SpatialGrid::SpatialGrid(const SpatialGridOptions& options)
     columns_ = static_cast<std::uint32_t>(cells_along(options.extent.x, options.cell_size));
     rows_ = static_cast<std::uint32_t>(cells_along(options.extent.y, options.cell_size));
     offsets_.assign(std::size_t{cell_count()} + 1, 0);
+    representatives_.assign(cell_count(), Representative{});
 }
 
 std::uint32_t SpatialGrid::clamp_column(double coordinate) const { return clamp_to(coordinate, columns_, nullptr); }
@@ -117,6 +118,11 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
         ids_[slot] = id_at(i);
         positions_[slot] = positions[i];
     }
+
+    // Pass 4: the representative table, one sequential sweep over the cells.
+    for (std::uint32_t c = 0; c < cells; ++c) {
+        if (offsets_[c] != offsets_[c + 1]) representatives_[c] = {positions_[offsets_[c]], ids_[offsets_[c]]};
+    }
     return result;
 }
 
@@ -162,11 +168,11 @@ std::optional<NearestHit> SpatialGrid::nearest_representative(Vec2 center, float
     for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
         for (std::uint32_t col = w.column_min; col <= w.column_max; ++col) {
             const std::uint32_t cell = cell_index(col, row);
-            const std::uint32_t first = offsets_[cell];
-            if (first == offsets_[cell + 1]) continue;
-            const float d_sq = (positions_[first] - center).length_squared();
+            if (offsets_[cell] == offsets_[cell + 1]) continue;
+            const Representative& rep = representatives_[cell];
+            const float d_sq = (rep.position - center).length_squared();
             if (!best || d_sq < best_sq) {
-                best = NearestHit{ids_[first], 0.0f};
+                best = NearestHit{rep.id, 0.0f};
                 best_sq = d_sq;
             }
         }

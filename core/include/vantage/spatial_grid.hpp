@@ -136,6 +136,13 @@ private:
     std::vector<std::uint32_t> cell_of_input_;  // build scratch: each input's cell or kNoCell
     std::vector<std::uint32_t> ids_;
     std::vector<Vec2> positions_;
+    // Each cell's first occupant, indexed by cell (stale for empty cells), so a
+    // representative query reads a few adjacent entries instead of scattered ones.
+    struct Representative {
+        Vec2 position;
+        std::uint32_t id = 0;
+    };
+    std::vector<Representative> representatives_;
     std::vector<std::uint32_t> rejected_;
 };
 
