@@ -1,0 +1,330 @@
+#include "vantage/cross_link.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+#include "vantage/proximity.hpp"
+
+namespace vantage {
+
+namespace {
+
+const CrossLinkOptions& checked(const CrossLinkOptions& options) {
+    assert(options.validate() == nullptr && "CrossLink: invalid options (see CrossLinkOptions::validate)");
+    return options;
+}
+
+void erase_value(std::vector<std::uint32_t>& v, std::uint32_t value) {
+    const auto it = std::find(v.begin(), v.end(), value);
+    if (it == v.end()) return;
+    *it = v.back();
+    v.pop_back();
+}
+
+}  // namespace
+
+const char* CrossLinkOptions::validate() const {
+    if (id_limit == 0) return "CrossLinkOptions: id_limit must be at least 1";
+    if (id_limit > kMaxIdLimit) return "CrossLinkOptions: id_limit beyond kMaxIdLimit";
+    return nullptr;
+}
+
+CrossLink::CrossLink(const CrossLinkOptions& options)
+    : options_(checked(options)), head_(options.id_limit), nodes_(std::size_t{options.id_limit} + 1) {
+    for (int axis : {kX, kY}) {
+        nodes_[head_].prev[axis] = head_;
+        nodes_[head_].next[axis] = head_;
+    }
+    views_.resize(options.id_limit);
+    observers_.resize(options.id_limit);
+}
+
+bool CrossLink::contains(std::uint32_t id) const { return id < head_ && nodes_[id].present; }
+
+std::optional<Vec2> CrossLink::position(std::uint32_t id) const {
+    if (!contains(id)) return std::nullopt;
+    return nodes_[id].position;
+}
+
+void CrossLink::unlink(std::uint32_t n, int axis) {
+    Node& node = nodes_[n];
+    nodes_[node.prev[axis]].next[axis] = node.next[axis];
+    nodes_[node.next[axis]].prev[axis] = node.prev[axis];
+}
+
+void CrossLink::link_after(std::uint32_t n, std::uint32_t at, int axis) {
+    const std::uint32_t after = nodes_[at].next[axis];
+    nodes_[n].prev[axis] = at;
+    nodes_[n].next[axis] = after;
+    nodes_[after].prev[axis] = n;
+    nodes_[at].next[axis] = n;
+}
+
+// Links the unlinked node n into its sorted place, searching outward from `start` (a linked
+// node, or the head to search from the beginning).
+void CrossLink::place_from(std::uint32_t n, std::uint32_t start, int axis) {
+    const float v = coord(n, axis);
+    if (start != head_ && coord(start, axis) > v) {
+        std::uint32_t cur = start;
+        while (cur != head_ && coord(cur, axis) > v) cur = nodes_[cur].prev[axis];
+        link_after(n, cur, axis);
+        return;
+    }
+    std::uint32_t cur = start == head_ ? nodes_[head_].next[axis] : start;
+    while (cur != head_ && coord(cur, axis) < v) cur = nodes_[cur].next[axis];
+    link_after(n, nodes_[cur].prev[axis], axis);
+}
+
+// After n's coordinate changed: if it is now out of order, walk it from where it is.
+void CrossLink::reorder(std::uint32_t n, int axis) {
+    const float v = coord(n, axis);
+    const std::uint32_t before = nodes_[n].prev[axis];
+    const std::uint32_t after = nodes_[n].next[axis];
+    std::uint32_t start = head_;
+    if (before != head_ && coord(before, axis) > v) {
+        start = before;
+    } else if (after != head_ && coord(after, axis) < v) {
+        start = after;
+    } else {
+        return;
+    }
+    unlink(n, axis);
+    place_from(n, start, axis);
+}
+
+CrossLinkStatus CrossLink::insert(std::uint32_t id, Vec2 position, std::uint32_t start) {
+    Node& node = nodes_[id];
+    node.position = position;
+    node.present = true;
+    node.watching = false;
+    node.stamp = 0;
+    for (int axis : {kX, kY}) {
+        // Ties go after the start node's equals; the sorted invariant holds either way.
+        place_from(id, start, axis);
+    }
+    ++size_;
+    update_watchers_after_change(id);
+    return CrossLinkStatus::Ok;
+}
+
+CrossLinkStatus CrossLink::add(std::uint32_t id, Vec2 position) {
+    if (id >= head_) return CrossLinkStatus::IdOutOfRange;
+    if (!position.is_finite()) return CrossLinkStatus::NonFinitePosition;
+    if (nodes_[id].present) {
+        move(id, position);
+        return CrossLinkStatus::MovedExisting;
+    }
+    return insert(id, position, head_);
+}
+
+CrossLinkStatus CrossLink::add_near(std::uint32_t id, Vec2 position, std::uint32_t hint) {
+    if (id >= head_) return CrossLinkStatus::IdOutOfRange;
+    if (!position.is_finite()) return CrossLinkStatus::NonFinitePosition;
+    if (!contains(hint)) return CrossLinkStatus::UnknownId;
+    if (nodes_[id].present) {
+        move(id, position);
+        return CrossLinkStatus::MovedExisting;
+    }
+    return insert(id, position, hint);
+}
+
+CrossLinkStatus CrossLink::move(std::uint32_t id, Vec2 position) {
+    if (id >= head_) return CrossLinkStatus::IdOutOfRange;
+    if (!nodes_[id].present) return CrossLinkStatus::UnknownId;
+    if (!position.is_finite()) return CrossLinkStatus::NonFinitePosition;
+    nodes_[id].position = position;
+    reorder(id, kX);
+    reorder(id, kY);
+    update_watchers_after_change(id);
+    return CrossLinkStatus::Ok;
+}
+
+CrossLinkStatus CrossLink::remove(std::uint32_t id) {
+    if (id >= head_) return CrossLinkStatus::IdOutOfRange;
+    if (!nodes_[id].present) return CrossLinkStatus::UnknownId;
+    std::vector<std::uint32_t>& seen_by = observers_[id];
+    for (const std::uint32_t w : seen_by) {
+        erase_value(views_[w], id);
+        events_.push_back({w, id, AoiEventKind::Left});
+    }
+    seen_by.clear();
+    if (nodes_[id].watching) unwatch(id);
+    unlink(id, kX);
+    unlink(id, kY);
+    nodes_[id].present = false;
+    --size_;
+    return CrossLinkStatus::Ok;
+}
+
+std::uint32_t CrossLink::next_stamp() {
+    if (++stamp_ == 0) {
+        // Wrapped after 2^32 queries: old stamps could collide, so forget them all.
+        for (Node& node : nodes_) node.stamp = 0;
+        stamp_ = 1;
+    }
+    return stamp_;
+}
+
+// Calls visit(m) for every other entity m in the square of half-width `reach` around n:
+// stamps the x band, then walks the y band keeping the stamped nodes.
+template <class Visit>
+void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit) {
+    const std::uint32_t stamp = next_stamp();
+    const Vec2 c = nodes_[n].position;
+    std::uint32_t marked = 0;
+    for (std::uint32_t m = nodes_[n].prev[kX]; m != head_ && c.x - nodes_[m].position.x <= reach; m = nodes_[m].prev[kX]) {
+        nodes_[m].stamp = stamp;
+        ++marked;
+    }
+    for (std::uint32_t m = nodes_[n].next[kX]; m != head_ && nodes_[m].position.x - c.x <= reach; m = nodes_[m].next[kX]) {
+        nodes_[m].stamp = stamp;
+        ++marked;
+    }
+    band_estimate_ = (band_estimate_ * 7 + marked) / 8;
+    for (std::uint32_t m = nodes_[n].prev[kY]; m != head_ && c.y - nodes_[m].position.y <= reach; m = nodes_[m].prev[kY])
+        if (nodes_[m].stamp == stamp) visit(m);
+    for (std::uint32_t m = nodes_[n].next[kY]; m != head_ && nodes_[m].position.y - c.y <= reach; m = nodes_[m].next[kY])
+        if (nodes_[m].stamp == stamp) visit(m);
+}
+
+CrossLinkStatus CrossLink::neighbors_in_radius(std::uint32_t id, float radius, std::vector<std::uint32_t>& out) {
+    if (id >= head_) return CrossLinkStatus::IdOutOfRange;
+    if (!nodes_[id].present) return CrossLinkStatus::UnknownId;
+    if (!(radius >= 0.0f) || !std::isfinite(radius)) return CrossLinkStatus::Ok;  // matches nothing
+    const Vec2 c = nodes_[id].position;
+    visit_band(id, search_reach(radius), [&](std::uint32_t m) {
+        if (within_radius(nodes_[m].position, c, radius)) out.push_back(m);
+    });
+    return CrossLinkStatus::Ok;
+}
+
+bool CrossLink::sees(std::uint32_t watcher, std::uint32_t subject) const {
+    // The shorter of the two mirrored lists answers the same question.
+    const std::vector<std::uint32_t>& seen_by = observers_[subject];
+    const std::vector<std::uint32_t>& view_of = views_[watcher];
+    if (seen_by.size() <= view_of.size()) return std::find(seen_by.begin(), seen_by.end(), watcher) != seen_by.end();
+    return std::find(view_of.begin(), view_of.end(), subject) != view_of.end();
+}
+
+void CrossLink::pair(std::uint32_t watcher, std::uint32_t subject) {
+    views_[watcher].push_back(subject);
+    observers_[subject].push_back(watcher);
+    events_.push_back({watcher, subject, AoiEventKind::Entered});
+}
+
+void CrossLink::unpair(std::uint32_t watcher, std::uint32_t subject) {
+    erase_value(views_[watcher], subject);
+    erase_value(observers_[subject], watcher);
+    events_.push_back({watcher, subject, AoiEventKind::Left});
+}
+
+// Re-examines the watcher's own view around its current position.
+void CrossLink::refresh_own_view(std::uint32_t n) {
+    const Node& me = nodes_[n];
+    std::vector<std::uint32_t>& mine = views_[n];
+    for (std::size_t i = mine.size(); i-- > 0;) {
+        const std::uint32_t e = mine[i];
+        if (!within_radius(nodes_[e].position, me.position, me.leave_radius)) unpair(n, e);
+    }
+    visit_band(n, search_reach(me.enter_radius), [&](std::uint32_t e) {
+        if (within_radius(nodes_[e].position, me.position, me.enter_radius) && !sees(n, e)) pair(n, e);
+    });
+}
+
+// Entity n was added or moved: only pairs involving n can have changed.
+void CrossLink::update_watchers_after_change(std::uint32_t n) {
+    if (watchers_.empty()) return;
+    const Vec2 p = nodes_[n].position;
+    // n leaving the views of watchers that saw it.
+    std::vector<std::uint32_t>& seen_by = observers_[n];
+    for (std::size_t i = seen_by.size(); i-- > 0;) {
+        const std::uint32_t w = seen_by[i];
+        if (!within_radius(p, nodes_[w].position, nodes_[w].leave_radius)) unpair(w, n);
+    }
+    // n's own view.
+    if (nodes_[n].watching) refresh_own_view(n);
+    // n entering the views of watchers near it: found by walking the band, or, when there are
+    // fewer watchers than a band usually holds, by checking each watcher. Same set either way.
+    const auto consider = [&](std::uint32_t w) {
+        const Node& watcher = nodes_[w];
+        if (w != n && watcher.watching && within_radius(p, watcher.position, watcher.enter_radius) && !sees(w, n))
+            pair(w, n);
+    };
+    if (watchers_.size() <= band_estimate_) {
+        for (const std::uint32_t w : watchers_) consider(w);
+    } else {
+        visit_band(n, search_reach(max_enter_radius_), consider);
+    }
+}
+
+CrossLinkStatus CrossLink::watch(std::uint32_t id, float enter_radius, float leave_margin) {
+    if (id >= head_) return CrossLinkStatus::IdOutOfRange;
+    if (!nodes_[id].present) return CrossLinkStatus::UnknownId;
+    if (!std::isfinite(enter_radius) || !std::isfinite(leave_margin) || enter_radius < 0.0f || leave_margin < 0.0f ||
+        !std::isfinite(enter_radius + leave_margin))
+        return CrossLinkStatus::InvalidRadius;
+    Node& node = nodes_[id];
+    if (!node.watching) watchers_.push_back(id);
+    node.watching = true;
+    node.enter_radius = enter_radius;
+    node.leave_radius = enter_radius + leave_margin;
+    max_enter_radius_ = std::max(max_enter_radius_, enter_radius);
+    refresh_own_view(id);
+    return CrossLinkStatus::Ok;
+}
+
+CrossLinkStatus CrossLink::unwatch(std::uint32_t id) {
+    if (id >= head_) return CrossLinkStatus::IdOutOfRange;
+    if (!nodes_[id].present) return CrossLinkStatus::UnknownId;
+    Node& node = nodes_[id];
+    if (!node.watching) return CrossLinkStatus::Ok;
+    for (const std::uint32_t e : views_[id]) erase_value(observers_[e], id);
+    views_[id].clear();
+    node.watching = false;
+    erase_value(watchers_, id);
+    recompute_max_enter();
+    return CrossLinkStatus::Ok;
+}
+
+void CrossLink::recompute_max_enter() {
+    max_enter_radius_ = 0.0f;
+    for (const std::uint32_t w : watchers_) max_enter_radius_ = std::max(max_enter_radius_, nodes_[w].enter_radius);
+}
+
+bool CrossLink::is_watching(std::uint32_t id) const { return contains(id) && nodes_[id].watching; }
+
+std::span<const std::uint32_t> CrossLink::view(std::uint32_t id) const {
+    if (!contains(id)) return {};
+    return views_[id];
+}
+
+const char* CrossLink::validate_structure() const {
+    for (int axis : {kX, kY}) {
+        std::size_t count = 0;
+        std::uint32_t prev = head_;
+        for (std::uint32_t m = nodes_[head_].next[axis]; m != head_; m = nodes_[m].next[axis]) {
+            if (m >= head_ || !nodes_[m].present) return "a list links an absent or out-of-range node";
+            if (nodes_[m].prev[axis] != prev) return "a prev link does not mirror its next link";
+            if (prev != head_ && coord(prev, axis) > coord(m, axis)) return "a list is out of order";
+            if (++count > size_) return "a list is longer than the entity count (cycle?)";
+            prev = m;
+        }
+        if (nodes_[head_].prev[axis] != prev) return "the head's prev link is not the tail";
+        if (count != size_) return "a list is shorter than the entity count";
+    }
+    for (std::uint32_t w = 0; w < head_; ++w) {
+        for (const std::uint32_t e : views_[w]) {
+            if (!nodes_[w].watching || !nodes_[e].present) return "a view names an absent entity or a non-watcher";
+            const auto& seen_by = observers_[e];
+            if (std::count(seen_by.begin(), seen_by.end(), w) != 1) return "a view is not mirrored by its observers";
+        }
+        for (const std::uint32_t o : observers_[w]) {
+            const auto& v = views_[o];
+            if (std::count(v.begin(), v.end(), w) != 1) return "an observer is not mirrored by its view";
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace vantage

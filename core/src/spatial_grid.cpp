@@ -1,0 +1,199 @@
+#include "vantage/spatial_grid.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+
+namespace vantage {
+
+namespace {
+
+// floor(extent / cell) + 1 cells cover the closed interval [0, extent] along one axis.
+std::uint64_t cells_along(float extent, float cell_size) {
+    return static_cast<std::uint64_t>(std::floor(static_cast<double>(extent) / static_cast<double>(cell_size))) + 1;
+}
+
+std::uint32_t clamp_to(double coordinate, std::uint32_t count, bool* clamped) {
+    const double f = std::floor(coordinate);
+    if (!(f >= 0.0)) {
+        if (clamped) *clamped = true;
+        return 0;
+    }
+    if (f >= static_cast<double>(count - 1)) {
+        if (clamped && f > static_cast<double>(count - 1)) *clamped = true;
+        return count - 1;
+    }
+    return static_cast<std::uint32_t>(f);
+}
+
+}  // namespace
+
+const char* SpatialGridOptions::validate() const {
+    if (!origin.is_finite()) return "SpatialGridOptions: origin must be finite";
+    if (!extent.is_finite() || !(extent.x > 0.0f) || !(extent.y > 0.0f))
+        return "SpatialGridOptions: extent must be finite and > 0 on both axes";
+    if (!std::isfinite(cell_size) || !(cell_size > 0.0f)) return "SpatialGridOptions: cell_size must be finite and > 0";
+    const double cols = std::floor(static_cast<double>(extent.x) / static_cast<double>(cell_size)) + 1.0;
+    const double rows = std::floor(static_cast<double>(extent.y) / static_cast<double>(cell_size)) + 1.0;
+    if (cols * rows > static_cast<double>(kMaxCells))
+        return "SpatialGridOptions: extent / cell_size gives more than kMaxCells cells";
+    return nullptr;
+}
+
+namespace {
+
+const SpatialGridOptions& checked(const SpatialGridOptions& options) {
+    assert(options.validate() == nullptr && "SpatialGrid: invalid options (see SpatialGridOptions::validate)");
+    return options;
+}
+
+}  // namespace
+
+SpatialGrid::SpatialGrid(const SpatialGridOptions& options)
+    : options_(checked(options)), quantizer_(options.origin, options.cell_size) {
+    columns_ = static_cast<std::uint32_t>(cells_along(options.extent.x, options.cell_size));
+    rows_ = static_cast<std::uint32_t>(cells_along(options.extent.y, options.cell_size));
+    offsets_.assign(std::size_t{cell_count()} + 1, 0);
+    representatives_.assign(cell_count(), Representative{});
+}
+
+std::uint32_t SpatialGrid::clamp_column(double coordinate) const { return clamp_to(coordinate, columns_, nullptr); }
+std::uint32_t SpatialGrid::clamp_row(double coordinate) const { return clamp_to(coordinate, rows_, nullptr); }
+
+SpatialGridBuild SpatialGrid::build(std::span<const Vec2> positions) {
+    return build_impl(positions, [](std::size_t i) { return static_cast<std::uint32_t>(i); });
+}
+
+SpatialGridBuild SpatialGrid::build(std::span<const std::uint32_t> ids, std::span<const Vec2> positions) {
+    assert(ids.size() == positions.size() && "SpatialGrid::build: ids and positions differ in length");
+    const std::size_t n = std::min(ids.size(), positions.size());
+    return build_impl(positions.first(n), [ids](std::size_t i) { return ids[i]; });
+}
+
+template <class IdAt>
+SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt id_at) {
+    assert(positions.size() < kNoCell && "SpatialGrid::build: too many points for 32-bit offsets");
+    SpatialGridBuild result;
+    const std::size_t n = positions.size();
+    cell_of_input_.resize(n);
+    rejected_.clear();
+    std::fill(offsets_.begin(), offsets_.end(), 0u);
+
+    // Pass 1: each point's cell, and the count per cell.
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec2 p = positions[i];
+        if (!p.is_finite()) {
+            cell_of_input_[i] = kNoCell;
+            rejected_.push_back(id_at(i));
+            continue;
+        }
+        bool clamped = false;
+        const std::uint32_t col = clamp_to(quantizer_.cell_coordinate_x(p.x), columns_, &clamped);
+        const std::uint32_t row = clamp_to(quantizer_.cell_coordinate_y(p.y), rows_, &clamped);
+        const std::uint32_t cell = row * columns_ + col;
+        cell_of_input_[i] = cell;
+        ++offsets_[cell];
+        result.clamped += clamped ? 1u : 0u;
+    }
+    result.rejected = static_cast<std::uint32_t>(rejected_.size());
+    result.binned = static_cast<std::uint32_t>(n) - result.rejected;
+
+    // Pass 2: inclusive prefix sum, so offsets_[c] is where cell c ends.
+    const std::uint32_t cells = cell_count();
+    std::uint32_t running = 0;
+    for (std::uint32_t c = 0; c < cells; ++c) {
+        running += offsets_[c];
+        offsets_[c] = running;
+    }
+    offsets_[cells] = running;
+
+    // Pass 3: scatter back to front, decrementing each end; afterwards offsets_[c] is where
+    // cell c starts, and walking backwards keeps input order inside each cell.
+    ids_.resize(result.binned);
+    positions_.resize(result.binned);
+    for (std::size_t i = n; i-- > 0;) {
+        const std::uint32_t cell = cell_of_input_[i];
+        if (cell == kNoCell) continue;
+        const std::uint32_t slot = --offsets_[cell];
+        ids_[slot] = id_at(i);
+        positions_[slot] = positions[i];
+    }
+
+    // Pass 4: the representative table, one sequential sweep over the cells.
+    for (std::uint32_t c = 0; c < cells; ++c) {
+        if (offsets_[c] != offsets_[c + 1]) representatives_[c] = {positions_[offsets_[c]], ids_[offsets_[c]]};
+    }
+    return result;
+}
+
+CellWindow SpatialGrid::window(Vec2 center, float radius) const {
+    CellWindow w;
+    if (!center.is_finite() || !(radius >= 0.0f) || !std::isfinite(radius)) return w;
+    const double reach = static_cast<double>(search_reach(radius));
+    const double cx = static_cast<double>(center.x);
+    const double cy = static_cast<double>(center.y);
+    w.column_min = clamp_column(quantizer_.cell_coordinate_x(cx - reach));
+    w.column_max = clamp_column(quantizer_.cell_coordinate_x(cx + reach));
+    w.row_min = clamp_row(quantizer_.cell_coordinate_y(cy - reach));
+    w.row_max = clamp_row(quantizer_.cell_coordinate_y(cy + reach));
+    w.valid = true;
+    return w;
+}
+
+std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const {
+    const std::size_t before = out.size();
+    for_each_in_radius(center, radius, [&out](std::uint32_t id, Vec2) { out.push_back(id); });
+    return out.size() - before;
+}
+
+std::optional<NearestHit> SpatialGrid::nearest(Vec2 center, float radius) const {
+    std::optional<NearestHit> best;
+    float best_sq = 0.0f;
+    for_each_in_radius(center, radius, [&](std::uint32_t id, Vec2 p) {
+        const float d_sq = (p - center).length_squared();
+        if (!best || d_sq < best_sq || (d_sq == best_sq && id < best->id)) {
+            best = NearestHit{id, 0.0f};
+            best_sq = d_sq;
+        }
+    });
+    if (best) best->distance = std::sqrt(best_sq);
+    return best;
+}
+
+std::optional<NearestHit> SpatialGrid::nearest_representative(Vec2 center, float radius) const {
+    std::optional<NearestHit> best;
+    const CellWindow w = window(center, radius);
+    if (w.empty()) return best;
+    float best_sq = 0.0f;
+    for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
+        for (std::uint32_t col = w.column_min; col <= w.column_max; ++col) {
+            const std::uint32_t cell = cell_index(col, row);
+            if (offsets_[cell] == offsets_[cell + 1]) continue;
+            const Representative& rep = representatives_[cell];
+            const float d_sq = (rep.position - center).length_squared();
+            if (!best || d_sq < best_sq) {
+                best = NearestHit{rep.id, 0.0f};
+                best_sq = d_sq;
+            }
+        }
+    }
+    if (best) best->distance = std::sqrt(best_sq);
+    return best;
+}
+
+std::optional<std::uint32_t> SpatialGrid::cell_index_of(Vec2 p) const {
+    if (!p.is_finite()) return std::nullopt;
+    return cell_index(clamp_column(quantizer_.cell_coordinate_x(p.x)), clamp_row(quantizer_.cell_coordinate_y(p.y)));
+}
+
+std::span<const std::uint32_t> SpatialGrid::cell_ids(std::uint32_t cell) const {
+    assert(cell < cell_count() && "SpatialGrid::cell_ids: cell out of range");
+    return std::span<const std::uint32_t>(ids_).subspan(offsets_[cell], offsets_[cell + 1] - offsets_[cell]);
+}
+
+std::span<const Vec2> SpatialGrid::cell_positions(std::uint32_t cell) const {
+    assert(cell < cell_count() && "SpatialGrid::cell_positions: cell out of range");
+    return std::span<const Vec2>(positions_).subspan(offsets_[cell], offsets_[cell + 1] - offsets_[cell]);
+}
+
+}  // namespace vantage

@@ -1,0 +1,308 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/relevance_scenarios.hpp"
+#include "vantage/proximity.hpp"
+#include "vantage/spatial_grid.hpp"
+
+namespace vantage {
+namespace {
+
+using scenario::Layout;
+
+SpatialGridOptions options_for(const scenario::World& w) {
+    return {.origin = w.origin, .extent = {w.extent, w.extent}, .cell_size = w.cell_size};
+}
+
+std::vector<std::uint32_t> sorted(std::vector<std::uint32_t> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+std::vector<std::uint32_t> grid_query(const SpatialGrid& grid, Vec2 c, float r) {
+    std::vector<std::uint32_t> out;
+    grid.query_radius(c, r, out);
+    return sorted(std::move(out));
+}
+
+std::vector<std::uint32_t> oracle_query(const std::vector<Vec2>& points, Vec2 c, float r) {
+    std::vector<std::uint32_t> out;
+    brute_force_in_radius(points, c, r, out);
+    return out;
+}
+
+TEST(SpatialGrid, FindsNearIdsAndOmitsDistantOnes) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {1000.0f, 1000.0f}, .cell_size = 32.0f});
+    const std::vector<Vec2> points = {{100.0f, 100.0f}, {120.0f, 100.0f}, {600.0f, 600.0f}, {100.0f, 149.0f}};
+    grid.build(points);
+    EXPECT_EQ(grid_query(grid, {100.0f, 100.0f}, 50.0f), (std::vector<std::uint32_t>{0, 1, 3}));
+    EXPECT_EQ(grid_query(grid, {600.0f, 600.0f}, 1.0f), (std::vector<std::uint32_t>{2}));
+}
+
+TEST(SpatialGrid, TheRadiusIsInclusive) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 5.0f});
+    const std::vector<Vec2> points = {{10.0f, 10.0f}, {13.0f, 14.0f}, {13.0f, 14.001f}};
+    grid.build(points);
+    EXPECT_EQ(grid_query(grid, {10.0f, 10.0f}, 5.0f), (std::vector<std::uint32_t>{0, 1}));
+    EXPECT_EQ(grid_query(grid, {10.0f, 10.0f}, 0.0f), (std::vector<std::uint32_t>{0}));
+}
+
+TEST(SpatialGrid, CallerIdsAreReturnedInsteadOfIndices) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
+    const std::vector<std::uint32_t> ids = {70, 9, 4000};
+    const std::vector<Vec2> points = {{5.0f, 5.0f}, {50.0f, 50.0f}, {6.0f, 5.0f}};
+    grid.build(ids, points);
+    EXPECT_EQ(grid_query(grid, {5.0f, 5.0f}, 2.0f), (std::vector<std::uint32_t>{70, 4000}));
+}
+
+TEST(SpatialGrid, QueryAppendsWithoutClearing) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
+    const std::vector<Vec2> points = {{5.0f, 5.0f}};
+    grid.build(points);
+    std::vector<std::uint32_t> out = {42};
+    EXPECT_EQ(grid.query_radius({5.0f, 5.0f}, 1.0f, out), 1u);
+    EXPECT_EQ(out, (std::vector<std::uint32_t>{42, 0}));
+}
+
+// The core property: for every layout, many seeds, every entity and several radii, the grid
+// returns exactly the brute-force set.
+TEST(SpatialGrid, MatchesBruteForceForEveryLayoutSeedAndRadius) {
+    for (const Layout layout : scenario::kAllLayouts) {
+        for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+            XorShift rng(seed * 7919 + static_cast<std::uint64_t>(layout));
+            const float cell = 10.0f + static_cast<float>(rng.below(60));
+            const scenario::World w = scenario::world_for(layout, 500.0f, cell);
+            const std::size_t n = 40 + rng.below(160);
+            const std::vector<Vec2> points = scenario::make_points(layout, w, n, rng);
+            SpatialGrid grid(options_for(w));
+            grid.build(points);
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                const float other = distance(points[i], points[rng.below(points.size())]);
+                const float radii[] = {0.0f, cell * 0.5f, cell * 1.7f, other, rng.range(0.0f, 4.0f * cell)};
+                for (const float r : radii) {
+                    ASSERT_EQ(grid_query(grid, points[i], r), oracle_query(points, points[i], r))
+                        << "layout " << scenario::layout_name(layout) << " seed " << seed << " entity " << i
+                        << " radius " << r;
+                }
+            }
+            // Centers that are not entities, including outside the area.
+            for (int q = 0; q < 50; ++q) {
+                const Vec2 c = w.origin + Vec2{rng.range(-100.0f, w.extent + 100.0f), rng.range(-100.0f, w.extent + 100.0f)};
+                const float r = rng.range(0.0f, 3.0f * cell);
+                ASSERT_EQ(grid_query(grid, c, r), oracle_query(points, c, r))
+                    << "layout " << scenario::layout_name(layout) << " seed " << seed << " query " << q;
+            }
+        }
+    }
+}
+
+TEST(SpatialGrid, ExactNearestMatchesBruteForce) {
+    for (const Layout layout : scenario::kAllLayouts) {
+        for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+            XorShift rng(seed * 104729 + static_cast<std::uint64_t>(layout));
+            const scenario::World w = scenario::world_for(layout, 400.0f, 25.0f);
+            const std::vector<Vec2> points = scenario::make_points(layout, w, 200, rng);
+            SpatialGrid grid(options_for(w));
+            grid.build(points);
+            for (int q = 0; q < 100; ++q) {
+                const Vec2 c = w.origin + Vec2{rng.range(0.0f, w.extent), rng.range(0.0f, w.extent)};
+                const float r = rng.range(0.0f, 80.0f);
+                const auto want = brute_force_nearest(points, c, r);
+                const auto got = grid.nearest(c, r);
+                ASSERT_EQ(got.has_value(), want.has_value()) << "layout " << scenario::layout_name(layout) << " seed " << seed;
+                if (!want) continue;
+                ASSERT_EQ(got->id, want->id) << "layout " << scenario::layout_name(layout) << " seed " << seed;
+                ASSERT_EQ(got->distance, want->distance);
+            }
+        }
+    }
+}
+
+TEST(SpatialGrid, TheRepresentativeIsWithinOneCellDiagonalOfTheTrueNearest) {
+    const Layout inside[] = {Layout::Uniform, Layout::Clustered, Layout::OneSpot, Layout::CellBoundaries};
+    int differed = 0;
+    for (const Layout layout : inside) {
+        for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+            XorShift rng(seed * 15485863 + static_cast<std::uint64_t>(layout));
+            const float cell = 20.0f;
+            const scenario::World w = scenario::world_for(layout, 300.0f, cell);
+            std::vector<Vec2> points = scenario::make_points(layout, w, 400, rng);
+            for (Vec2& p : points) p = {std::clamp(p.x, 0.0f, w.extent), std::clamp(p.y, 0.0f, w.extent)};
+            SpatialGrid grid(options_for(w));
+            grid.build(points);
+            const float diagonal = cell * std::sqrt(2.0f);
+            for (int q = 0; q < 100; ++q) {
+                const Vec2 c{rng.range(0.0f, w.extent), rng.range(0.0f, w.extent)};
+                const float r = rng.range(0.0f, 2.0f * cell);
+                const auto exact = brute_force_nearest(points, c, r);
+                const auto rep = grid.nearest_representative(c, r);
+                if (!exact) continue;
+                ASSERT_TRUE(rep.has_value()) << "layout " << scenario::layout_name(layout) << " seed " << seed;
+                ASSERT_LE(rep->distance, exact->distance + diagonal * 1.0001f)
+                    << "layout " << scenario::layout_name(layout) << " seed " << seed << " query " << q;
+                ASSERT_GE(rep->distance, exact->distance * 0.9999f);
+                differed += rep->id != exact->id ? 1 : 0;
+            }
+        }
+    }
+    EXPECT_GT(differed, 0) << "the representative never differed: the test is not exercising crowding";
+}
+
+TEST(SpatialGrid, CellIterationReachesWhatTheQueryReads) {
+    XorShift rng(5);
+    const scenario::World w = scenario::world_for(Layout::Clustered, 500.0f, 25.0f);
+    const std::vector<Vec2> points = scenario::make_points(Layout::Clustered, w, 300, rng);
+    SpatialGrid grid(options_for(w));
+    grid.build(points);
+    std::vector<std::uint32_t> seen;
+    std::uint32_t last_cell = 0;
+    bool first = true;
+    grid.for_each_occupied_cell([&](std::uint32_t cell, std::span<const std::uint32_t> ids, std::span<const Vec2> pos) {
+        EXPECT_TRUE(first || cell > last_cell);
+        EXPECT_FALSE(ids.empty());
+        EXPECT_EQ(ids.size(), pos.size());
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            EXPECT_EQ(grid.cell_index_of(pos[k]), cell);
+            EXPECT_EQ(points[ids[k]], pos[k]);
+            seen.push_back(ids[k]);
+        }
+        first = false;
+        last_cell = cell;
+    });
+    EXPECT_EQ(sorted(seen).size(), points.size());
+
+    // A window's cells, read one by one with an exact test, give the query's answer.
+    const Vec2 c = points[17];
+    const float r = 60.0f;
+    const CellWindow win = grid.window(c, r);
+    ASSERT_FALSE(win.empty());
+    std::vector<std::uint32_t> by_cells;
+    for (std::uint32_t row = win.row_min; row <= win.row_max; ++row) {
+        for (std::uint32_t col = win.column_min; col <= win.column_max; ++col) {
+            const std::uint32_t cell = grid.cell_index(col, row);
+            const auto ids = grid.cell_ids(cell);
+            const auto pos = grid.cell_positions(cell);
+            for (std::size_t k = 0; k < ids.size(); ++k)
+                if (within_radius(pos[k], c, r)) by_cells.push_back(ids[k]);
+        }
+    }
+    EXPECT_EQ(sorted(by_cells), grid_query(grid, c, r));
+}
+
+TEST(SpatialGrid, CellsKeepInputOrderSoTheRepresentativeIsTheFirstOccupant) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
+    const std::vector<std::uint32_t> ids = {8, 3, 5, 1};
+    const std::vector<Vec2> points = {{5.0f, 5.0f}, {1.0f, 1.0f}, {50.0f, 50.0f}, {9.0f, 9.0f}};
+    grid.build(ids, points);
+    const auto cell = grid.cell_index_of({5.0f, 5.0f});
+    ASSERT_TRUE(cell.has_value());
+    const auto members = grid.cell_ids(*cell);
+    EXPECT_EQ(std::vector<std::uint32_t>(members.begin(), members.end()), (std::vector<std::uint32_t>{8, 3, 1}));
+    const auto rep = grid.nearest_representative({1.0f, 1.0f}, 1.0f);
+    ASSERT_TRUE(rep.has_value());
+    EXPECT_EQ(rep->id, 8u);  // the first occupant, although id 3 sits exactly on the center
+}
+
+TEST(SpatialGrid, NonFinitePointsAreRejectedAndNeverReturned) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<Vec2> points = {{5.0f, 5.0f}, {nan, 5.0f}, {5.0f, inf}, {-inf, nan}, {6.0f, 5.0f}};
+    const SpatialGridBuild built = grid.build(points);
+    EXPECT_EQ(built.binned, 2u);
+    EXPECT_EQ(built.rejected, 3u);
+    EXPECT_EQ(built.clamped, 0u);
+    EXPECT_EQ(std::vector<std::uint32_t>(grid.rejected_ids().begin(), grid.rejected_ids().end()),
+              (std::vector<std::uint32_t>{1, 2, 3}));
+    EXPECT_EQ(grid.size(), 2u);
+    EXPECT_EQ(grid_query(grid, {5.0f, 5.0f}, 1000.0f), (std::vector<std::uint32_t>{0, 4}));
+    EXPECT_FALSE(grid.cell_index_of({nan, 0.0f}).has_value());
+}
+
+TEST(SpatialGrid, PointsOutsideTheAreaAreClampedToEdgeCellsAndStillFoundExactly) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
+    const std::vector<Vec2> points = {{-50.0f, 5.0f}, {150.0f, 150.0f}, {50.0f, 50.0f}, {100.0f, 100.0f}, {-1e30f, 1e30f}};
+    const SpatialGridBuild built = grid.build(points);
+    EXPECT_EQ(built.binned, 5u);
+    EXPECT_EQ(built.clamped, 3u);  // (100, 100) is on the closed edge, not outside
+    EXPECT_EQ(grid.cell_index_of({-50.0f, 5.0f}), grid.cell_index(0, 0));
+    EXPECT_EQ(grid.cell_index_of({150.0f, 150.0f}), grid.cell_index(grid.columns() - 1, grid.rows() - 1));
+    EXPECT_EQ(grid_query(grid, {-45.0f, 5.0f}, 6.0f), (std::vector<std::uint32_t>{0}));
+    EXPECT_EQ(grid_query(grid, {0.0f, 5.0f}, 6.0f), (std::vector<std::uint32_t>{}));
+    EXPECT_EQ(grid_query(grid, {150.0f, 149.0f}, 1.0f), (std::vector<std::uint32_t>{1}));
+    EXPECT_EQ(grid_query(grid, {-1e30f, 1e30f}, 1.0f), (std::vector<std::uint32_t>{4}));
+}
+
+TEST(SpatialGrid, BadQueriesMatchNothing) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
+    const std::vector<Vec2> points = {{5.0f, 5.0f}};
+    grid.build(points);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    EXPECT_TRUE(grid_query(grid, {nan, 5.0f}, 10.0f).empty());
+    EXPECT_TRUE(grid_query(grid, {5.0f, inf}, 10.0f).empty());
+    EXPECT_TRUE(grid_query(grid, {5.0f, 5.0f}, -1.0f).empty());
+    EXPECT_TRUE(grid_query(grid, {5.0f, 5.0f}, nan).empty());
+    EXPECT_TRUE(grid_query(grid, {5.0f, 5.0f}, inf).empty());
+    EXPECT_FALSE(grid.nearest({nan, 0.0f}, 10.0f).has_value());
+    EXPECT_FALSE(grid.nearest_representative({5.0f, 5.0f}, -1.0f).has_value());
+    EXPECT_TRUE(grid.window({5.0f, 5.0f}, nan).empty());
+}
+
+TEST(SpatialGrid, AnEmptyGridAnswersNothing) {
+    SpatialGrid grid({});
+    EXPECT_TRUE(grid_query(grid, {5.0f, 5.0f}, 100.0f).empty());
+    grid.build(std::span<const Vec2>{});
+    EXPECT_EQ(grid.size(), 0u);
+    EXPECT_FALSE(grid.nearest({5.0f, 5.0f}, 100.0f).has_value());
+}
+
+TEST(SpatialGrid, RebuildingASteadyPopulationKeepsItsBuffers) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {1000.0f, 1000.0f}, .cell_size = 50.0f});
+    XorShift rng(3);
+    std::vector<Vec2> points = scenario::make_points(Layout::Uniform, {{0.0f, 0.0f}, 1000.0f, 50.0f}, 500, rng);
+    grid.build(points);
+    const std::uint32_t* ids = grid.ids_by_cell().data();
+    const Vec2* pos = grid.positions_by_cell().data();
+    for (int tick = 0; tick < 20; ++tick) {
+        for (Vec2& p : points) p += Vec2{rng.range(-5.0f, 5.0f), rng.range(-5.0f, 5.0f)};
+        const std::size_t count = tick % 2 == 0 ? points.size() : points.size() - 100;  // shrinking is fine too
+        grid.build(std::span<const Vec2>(points).first(count));
+        ASSERT_EQ(grid.ids_by_cell().data(), ids) << "tick " << tick;
+        ASSERT_EQ(grid.positions_by_cell().data(), pos) << "tick " << tick;
+        ASSERT_EQ(grid.size(), count);
+    }
+}
+
+TEST(SpatialGrid, RebuildForgetsThePreviousTick) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
+    const std::vector<Vec2> first = {{5.0f, 5.0f}, {50.0f, 50.0f}};
+    const std::vector<Vec2> second = {{90.0f, 90.0f}};
+    grid.build(first);
+    grid.build(second);
+    EXPECT_TRUE(grid_query(grid, {5.0f, 5.0f}, 10.0f).empty());
+    EXPECT_EQ(grid_query(grid, {90.0f, 90.0f}, 1.0f), (std::vector<std::uint32_t>{0}));
+}
+
+TEST(SpatialGridOptions, ValidateNamesTheProblem) {
+    EXPECT_EQ(SpatialGridOptions{}.validate(), nullptr);
+    EXPECT_NE((SpatialGridOptions{.cell_size = 0.0f}.validate()), nullptr);
+    EXPECT_NE((SpatialGridOptions{.cell_size = std::numeric_limits<float>::quiet_NaN()}.validate()), nullptr);
+    EXPECT_NE((SpatialGridOptions{.extent = {-1.0f, 10.0f}}.validate()), nullptr);
+    EXPECT_NE((SpatialGridOptions{.origin = {std::numeric_limits<float>::infinity(), 0.0f}}.validate()), nullptr);
+    EXPECT_NE((SpatialGridOptions{.extent = {1e6f, 1e6f}, .cell_size = 1.0f}.validate()), nullptr);  // 10^12 cells
+}
+
+TEST(SpatialGrid, CoversTheClosedArea) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 50.0f}, .cell_size = 10.0f});
+    EXPECT_EQ(grid.columns(), 11u);
+    EXPECT_EQ(grid.rows(), 6u);
+    EXPECT_EQ(grid.cell_index_of({100.0f, 50.0f}), grid.cell_index(10, 5));
+}
+
+}  // namespace
+}  // namespace vantage

@@ -1,0 +1,114 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iterator>
+#include <set>
+#include <vector>
+
+#include "vantage/random.hpp"
+#include "vantage/visibility_set.hpp"
+
+namespace vantage {
+namespace {
+
+std::vector<std::uint32_t> members(const VisibilitySet& s) { return {s.begin(), s.end()}; }
+
+TEST(VisibilitySet, InsertsAndContainsAcrossWords) {
+    VisibilitySet s;
+    s.insert(70);
+    s.insert(3);
+    EXPECT_TRUE(s.contains(3));
+    EXPECT_TRUE(s.contains(70));
+    EXPECT_FALSE(s.contains(4));
+    EXPECT_FALSE(s.contains(100000));
+    EXPECT_EQ(s.count(), 2u);
+    EXPECT_EQ(members(s), (std::vector<std::uint32_t>{3, 70}));
+}
+
+TEST(VisibilitySet, TheDiffReportsSpawnsAndDespawns) {
+    VisibilitySet previous, current;
+    for (std::uint32_t i : {1u, 2u, 3u}) previous.insert(i);
+    for (std::uint32_t i : {2u, 3u, 4u, 100u}) current.insert(i);
+    std::vector<std::uint32_t> entered, left;
+    current.diff(previous, entered, left);
+    EXPECT_EQ(entered, (std::vector<std::uint32_t>{4, 100}));
+    EXPECT_EQ(left, (std::vector<std::uint32_t>{1}));
+}
+
+TEST(VisibilitySet, DiffAppendsWithoutClearing) {
+    VisibilitySet previous, current;
+    current.insert(5);
+    std::vector<std::uint32_t> entered = {99}, left;
+    current.diff(previous, entered, left);
+    EXPECT_EQ(entered, (std::vector<std::uint32_t>{99, 5}));
+    EXPECT_TRUE(left.empty());
+}
+
+TEST(VisibilitySet, RemovingClearsABitSoAReusedSlotReadsAsAFreshArrival) {
+    VisibilitySet previous, current;
+    previous.insert(7);
+    current.insert(7);
+    current.remove(7);
+    current.remove(5000);  // absent and beyond the words: a no-op
+    std::vector<std::uint32_t> entered, left;
+    current.diff(previous, entered, left);
+    EXPECT_EQ(left, (std::vector<std::uint32_t>{7}));
+    current.insert(7);
+    entered.clear();
+    left.clear();
+    VisibilitySet empty;
+    current.diff(empty, entered, left);
+    EXPECT_EQ(entered, (std::vector<std::uint32_t>{7}));
+}
+
+TEST(VisibilitySet, ClearKeepsTheWords) {
+    VisibilitySet s(1000);
+    s.insert(999);
+    const std::uint64_t* words = s.words().data();
+    s.clear();
+    EXPECT_TRUE(s.empty());
+    EXPECT_EQ(s.count(), 0u);
+    EXPECT_EQ(s.words().data(), words);
+    EXPECT_EQ(s.begin(), s.end());
+    s.insert(998);
+    EXPECT_EQ(s.words().data(), words);
+}
+
+TEST(VisibilitySet, SwapExchangesMembership) {
+    VisibilitySet a, b;
+    a.insert(1);
+    b.insert(200);
+    a.swap(b);
+    EXPECT_EQ(members(a), (std::vector<std::uint32_t>{200}));
+    EXPECT_EQ(members(b), (std::vector<std::uint32_t>{1}));
+}
+
+// Random sets of different sizes: diff, count and iteration agree with std::set algebra.
+TEST(VisibilitySet, DiffReproducesSetDifferencesForManySeeds) {
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        XorShift rng(seed);
+        const auto limit_a = static_cast<std::uint32_t>(1 + rng.below(700));
+        const auto limit_b = static_cast<std::uint32_t>(1 + rng.below(700));
+        std::set<std::uint32_t> a, b;
+        VisibilitySet sa, sb;
+        const float density = rng.unit();
+        for (std::uint32_t i = 0; i < limit_a; ++i)
+            if (rng.chance(density)) { a.insert(i); sa.insert(i); }
+        for (std::uint32_t i = 0; i < limit_b; ++i)
+            if (rng.chance(density)) { b.insert(i); sb.insert(i); }
+        std::vector<std::uint32_t> want_entered, want_left, entered, left;
+        std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(want_entered));
+        std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(want_left));
+        sa.diff(sb, entered, left);
+        ASSERT_EQ(entered, want_entered) << "seed " << seed;
+        ASSERT_EQ(left, want_left) << "seed " << seed;
+        ASSERT_EQ(sa.count(), a.size()) << "seed " << seed;
+        ASSERT_EQ(members(sa), std::vector<std::uint32_t>(a.begin(), a.end())) << "seed " << seed;
+        std::vector<std::uint32_t> visited;
+        sb.for_each([&](std::uint32_t i) { visited.push_back(i); });
+        ASSERT_EQ(visited, std::vector<std::uint32_t>(b.begin(), b.end())) << "seed " << seed;
+    }
+}
+
+}  // namespace
+}  // namespace vantage
