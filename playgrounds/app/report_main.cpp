@@ -2,7 +2,9 @@
 // the numbers behind the README's claims. No window, no clock: the same seed gives the same
 // table here, in the browser and in the tests.
 //
-//   vantage_report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [key=value ...]
+//   vantage_report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [--meters] [key=value ...]
+// A playground with its own report (PlaygroundEntry::report) prints the tables behind its
+// findings; --meters prints the plain meter dump after one run instead.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -17,7 +19,7 @@ namespace {
 
 int usage(const std::string& error) {
     std::fprintf(stderr, "vantage report: %s\n", error.c_str());
-    std::fprintf(stderr, "usage: vantage report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [key=value ...]\n");
+    std::fprintf(stderr, "usage: vantage report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [--meters] [key=value ...]\n");
     std::fprintf(stderr, "playgrounds:");
     for (const PlaygroundEntry& e : playground_catalog()) std::fprintf(stderr, " %s", e.name);
     std::fprintf(stderr, "\n");
@@ -41,6 +43,8 @@ int main(int argc, char** argv) {
     if (std::string err = host.set("playground", name); !err.empty()) return usage(err);
     double seconds = 60.0;
     bool csv = false;
+    bool generic = false;        // --meters: the plain meter dump even where a report exists
+    bool seconds_given = false;
     std::vector<std::string> settings;
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -51,11 +55,14 @@ int main(int argc, char** argv) {
         };
         if (arg == "--csv") {
             csv = true;
+        } else if (arg == "--meters") {
+            generic = true;
         } else if (arg == "--seconds") {
             const char* v = next("--seconds");
             double s = 0;
             if (!v || !parse_value(v, s) || s <= 0 || s > 36000) return usage("--seconds needs a number from 0 to 36000");
             seconds = s;
+            seconds_given = true;
         } else if (arg == "--seed" || arg == "--hz") {
             const char* v = next(arg.c_str());
             if (!v) return usage(arg + " needs a value");
@@ -69,6 +76,17 @@ int main(int argc, char** argv) {
         }
     }
     host.restart();
+    for (const PlaygroundEntry& e : playground_catalog()) {
+        if (name == e.name && e.report && !generic) {
+            ReportOptions options;
+            options.seed = host.context().seed;
+            options.seconds = seconds_given ? seconds : options.seconds;
+            options.tick_hz = host.context().tick_hz;
+            options.csv = csv;
+            e.report(options, stdout);
+            return 0;
+        }
+    }
     const double dt = 1.0 / host.context().tick_hz;
     const auto ticks = static_cast<long>(seconds / dt + 0.5);
     Simulation& sim = host.current();

@@ -109,3 +109,47 @@ void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
 }
 
 }  // namespace vantage::play
+
+namespace vantage::play {
+
+void WorldView::circle(Vec2 p, float radius_world, ImU32 color, float thickness) const {
+    dl->AddCircle(to_screen(p), std::max(1.0f, to_px(radius_world)), color, 0, thickness);
+}
+void WorldView::disc(Vec2 p, float radius_world, ImU32 color) const {
+    dl->AddCircleFilled(to_screen(p), std::max(1.0f, to_px(radius_world)), color);
+}
+void WorldView::dot(Vec2 p, float radius_px, ImU32 color) const {
+    dl->AddCircleFilled(to_screen(p), radius_px, color, 8);
+}
+void WorldView::line(Vec2 a, Vec2 b, ImU32 color, float thickness) const {
+    dl->AddLine(to_screen(a), to_screen(b), color, thickness);
+}
+void WorldView::text(Vec2 p, ImU32 color, const char* s) const { dl->AddText(to_screen(p), color, s); }
+
+WorldView begin_world_view(const char* id, ImVec2 size, Vec2 center, float half_extent) {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    if (size.x <= 0) size.x = avail.x;
+    if (size.y <= 0) size.y = avail.y;
+    size.x = std::max(size.x, 16.0f);
+    size.y = std::max(size.y, 16.0f);
+    WorldView v;
+    v.dl = ImGui::GetWindowDrawList();
+    v.origin = ImGui::GetCursorScreenPos();
+    v.size = size;
+    v.center = center;
+    v.scale = std::min(size.x, size.y) * 0.5f / std::max(half_extent, 1e-3f);
+    ImGui::PushID(id);
+    ImGui::InvisibleButton("world", size);
+    v.dl->PushClipRect(v.origin, ImVec2(v.origin.x + size.x, v.origin.y + size.y), true);
+    v.dl->AddRectFilled(v.origin, ImVec2(v.origin.x + size.x, v.origin.y + size.y), IM_COL32(14, 16, 22, 255));
+    return v;
+}
+
+void end_world_view(const WorldView& view) {
+    view.dl->AddRect(view.origin, ImVec2(view.origin.x + view.size.x, view.origin.y + view.size.y),
+                     IM_COL32(60, 66, 80, 255));
+    view.dl->PopClipRect();
+    ImGui::PopID();
+}
+
+}  // namespace vantage::play

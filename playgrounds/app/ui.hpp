@@ -39,3 +39,36 @@ void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
 using ViewFn = void (*)(ViewContext&);
 
 }  // namespace vantage::play
+
+#include "vantage/vec.hpp"
+
+namespace vantage::play {
+
+// A rectangle of the window showing a square of the world: `center` at its middle and
+// `half_extent` world units to each side (the smaller screen side decides the scale).
+// Views draw their world through this so every playground maps and clips the same way.
+struct WorldView {
+    ImDrawList* dl = nullptr;
+    ImVec2 origin;        // top-left, screen px
+    ImVec2 size;          // screen px
+    Vec2 center;          // world units
+    float scale = 1.0f;   // screen px per world unit
+
+    ImVec2 to_screen(Vec2 p) const {
+        return ImVec2(origin.x + size.x * 0.5f + (p.x - center.x) * scale,
+                      origin.y + size.y * 0.5f + (p.y - center.y) * scale);
+    }
+    float to_px(float world) const { return world * scale; }
+    void circle(Vec2 p, float radius_world, ImU32 color, float thickness = 1.0f) const;
+    void disc(Vec2 p, float radius_world, ImU32 color) const;
+    // A disc of a fixed screen radius (for entities too small to see at world scale).
+    void dot(Vec2 p, float radius_px, ImU32 color) const;
+    void line(Vec2 a, Vec2 b, ImU32 color, float thickness = 1.0f) const;
+    void text(Vec2 p, ImU32 color, const char* s) const;
+};
+
+// Reserves `size` (x or y <= 0: the available space) and starts clipping to it.
+WorldView begin_world_view(const char* id, ImVec2 size, Vec2 center, float half_extent);
+void end_world_view(const WorldView& view);
+
+}  // namespace vantage::play

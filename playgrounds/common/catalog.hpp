@@ -2,6 +2,8 @@
 // their simulations from here; a new playground is one line.
 #pragma once
 
+#include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <vector>
 
@@ -9,9 +11,20 @@
 
 namespace vantage::play {
 
+// Options the report tool passes to a playground's own report (from its command line).
+struct ReportOptions {
+    std::uint64_t seed = 1;
+    double seconds = 60.0;  // simulated seconds per measured run
+    int tick_hz = 60;
+    bool csv = false;       // machine-readable tables instead of aligned text
+};
+
 struct PlaygroundEntry {
     const char* name;
     std::unique_ptr<Simulation> (*make)();
+    // The tables behind the playground's documented findings (sweeps, comparisons), printed
+    // to `out`. Optional: without it the report tool prints the meters after a run.
+    void (*report)(const ReportOptions& options, std::FILE* out) = nullptr;
 };
 
 const std::vector<PlaygroundEntry>& playground_catalog();

@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { Suite, assert, assertEq, openApp } from './harness.mjs';
 import { decodePng, variance } from './image.mjs';
-import { register as registerPlaygrounds } from './playgrounds.mjs';
+import { readdirSync } from 'node:fs';
 
 const [siteDir, report] = process.argv.slice(2);
 if (!siteDir || !report) { console.error('usage: node run.mjs SITE_DIR REPORT_JSON'); process.exit(2); }
@@ -129,6 +129,10 @@ suite.test('the same seed gives the same checksum as native', async ({ page, bas
   assertEq(sum, expected, 'checksum after 600 ticks');
 });
 
-registerPlaygrounds(suite);
+// Each playground adds its own browser tests in tests/browser/playground_<name>.mjs, which
+// exports register(suite).
+for (const f of readdirSync(new URL('.', import.meta.url)).filter((f) => /^playground_.*\.mjs$/.test(f)).sort()) {
+  (await import(`./${f}`)).register(suite);
+}
 
 process.exit((await suite.run()) ? 1 : 0);

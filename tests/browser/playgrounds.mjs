@@ -1,1 +1,0 @@
-export function register(suite) { void suite; }
