@@ -25,7 +25,7 @@
 // and a move crossing the crowd walks past all of it.
 //
 // Ids are dense slot indices below options.id_limit; memory is reserved up front for all of
-// them (about 50 bytes per id). Bad input (unknown, out-of-range ids, non-finite positions
+// them (about 90 bytes per id). Bad input (unknown, out-of-range ids, non-finite positions
 // or radii) returns a status and changes nothing.
 #pragma once
 

@@ -1,10 +1,11 @@
 // SpatialGrid: dense binning of points into a bounded uniform grid, rebuilt every tick.
 //
 // build() is a counting sort by cell: count the points per cell, prefix-sum the counts into
-// offsets, scatter ids and positions into cell order. That is three linear passes and no
-// per-cell allocation, and it is cheaper to redo from scratch each tick than to maintain
-// (the proximity chapter measured the build at under 1% of the queries it serves). The grid
-// keeps its buffers across builds, so a steady or shrinking population allocates nothing.
+// offsets, scatter ids and positions into cell order (then one sweep over the cells fills
+// the representative table). Linear passes, no per-cell allocation, and cheaper to redo from
+// scratch each tick than to maintain: the build is a few percent of the queries it serves
+// (core/docs/relevance.md). The grid keeps its buffers across builds, so a steady or
+// shrinking population allocates nothing.
 //
 // Cells are numbered row-major (index = row * columns + column), so the cells of one row of
 // a query window are adjacent and their members form ONE contiguous range: a radius query
@@ -40,7 +41,7 @@ struct SpatialGridOptions {
     float cell_size = 64.0f;          // world units, > 0: about the usual query radius works well
                                       // (a query reads at most (2 * ceil(r / cell) + 1)^2 cells)
 
-    static constexpr std::uint64_t kMaxCells = std::uint64_t{1} << 26;  // 4 bytes of offsets each
+    static constexpr std::uint64_t kMaxCells = std::uint64_t{1} << 26;  // 16 bytes each
 
     // nullptr when usable, otherwise why not (non-finite or non-positive values, or more
     // than kMaxCells cells).
