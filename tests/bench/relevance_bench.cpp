@@ -240,55 +240,60 @@ BENCHMARK(BM_DenseBinEndToEndCellOrder1M)->Unit(benchmark::kMillisecond);
 
 const scenario::World kWallFixedWorld{{0.0f, 0.0f}, 2000.0f, 10.0f};
 
-void BM_DensityWallExact(benchmark::State& state) {
-    const auto n = static_cast<std::size_t>(state.range(0));
-    const std::vector<Vec2> points = uniform_points(kWallFixedWorld, n, 3);
-    const std::vector<Vec2> seekers = uniform_points(kWallFixedWorld, n, 33);
-    SpatialGrid grid(grid_options(kWallFixedWorld));
-    grid.build(points);
-    const float r = kWallFixedWorld.cell_size;
-    for (auto _ : state) {
+// The creatures binned once, and as many seekers at their own random places.
+struct DensityWall {
+    std::vector<Vec2> seekers;
+    SpatialGrid grid{grid_options(kWallFixedWorld)};
+    float radius = kWallFixedWorld.cell_size;
+
+    explicit DensityWall(std::size_t n) : seekers(uniform_points(kWallFixedWorld, n, 33)) {
+        grid.build(uniform_points(kWallFixedWorld, n, 3));
+    }
+    // Sums the answers' distances over every seeker (keeps the work observable).
+    template <class Query>
+    double sweep(Query query) const {
         double sum = 0.0;
         for (const Vec2 p : seekers) {
-            if (const auto hit = grid.nearest(p, r)) sum += hit->distance;
+            if (const auto hit = query(grid, p, radius)) sum += hit->distance;
         }
-        benchmark::DoNotOptimize(sum);
+        return sum;
     }
+};
+
+void set_per_query(benchmark::State& state, std::size_t queries) {
     state.counters["per_query"] = benchmark::Counter(
-        static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+        static_cast<double>(queries), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_DensityWallExact(benchmark::State& state) {
+    const DensityWall wall(static_cast<std::size_t>(state.range(0)));
+    const auto exact = [](const SpatialGrid& g, Vec2 p, float r) { return g.nearest(p, r); };
+    for (auto _ : state) benchmark::DoNotOptimize(wall.sweep(exact));
+    set_per_query(state, wall.seekers.size());
 }
 BENCHMARK(BM_DensityWallExact)->Arg(100000)->Arg(300000)->Arg(1000000)->Unit(benchmark::kMillisecond);
 
 void BM_DensityWallRepresentative(benchmark::State& state) {
-    const auto n = static_cast<std::size_t>(state.range(0));
-    const std::vector<Vec2> points = uniform_points(kWallFixedWorld, n, 3);
-    const std::vector<Vec2> seekers = uniform_points(kWallFixedWorld, n, 33);
-    SpatialGrid grid(grid_options(kWallFixedWorld));
-    grid.build(points);
-    const float r = kWallFixedWorld.cell_size;
-    for (auto _ : state) {
-        double sum = 0.0;
-        for (const Vec2 p : seekers) {
-            if (const auto hit = grid.nearest_representative(p, r)) sum += hit->distance;
-        }
-        benchmark::DoNotOptimize(sum);
-    }
-    state.counters["per_query"] = benchmark::Counter(
-        static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    const DensityWall wall(static_cast<std::size_t>(state.range(0)));
+    const auto representative = [](const SpatialGrid& g, Vec2 p, float r) { return g.nearest_representative(p, r); };
+    for (auto _ : state) benchmark::DoNotOptimize(wall.sweep(representative));
+    set_per_query(state, wall.seekers.size());
     // How different the answers are (measured once, outside the timing): the share of
     // queries whose representative is not the exact nearest, and the worst extra distance
     // in cell diagonals (bounded by 1).
     std::size_t differ = 0;
+    std::size_t sampled = 0;
     double worst = 0.0;
-    const double diagonal = static_cast<double>(r) * std::sqrt(2.0);
-    for (std::size_t i = 0; i < n; i += 97) {
-        const auto exact = grid.nearest(seekers[i], r);
-        const auto rep = grid.nearest_representative(seekers[i], r);
+    const double diagonal = static_cast<double>(wall.radius) * std::sqrt(2.0);
+    for (std::size_t i = 0; i < wall.seekers.size(); i += 97) {
+        const auto exact = wall.grid.nearest(wall.seekers[i], wall.radius);
+        const auto rep = wall.grid.nearest_representative(wall.seekers[i], wall.radius);
+        ++sampled;
         if (!exact || !rep) continue;
         differ += rep->id != exact->id ? 1 : 0;
         worst = std::max(worst, static_cast<double>(rep->distance - exact->distance) / diagonal);
     }
-    state.counters["differ_share"] = static_cast<double>(differ) / static_cast<double>((n + 96) / 97);
+    state.counters["differ_share"] = static_cast<double>(differ) / static_cast<double>(sampled);
     state.counters["worst_excess_diagonals"] = worst;
     if (worst > 1.0001) state.SkipWithError("representative beyond one cell diagonal of the exact nearest");
 }

@@ -57,7 +57,7 @@ TEST(CrossLink, MatchesBruteForceForEveryLayoutSeedAndRadiusAcrossMoves) {
             XorShift rng(seed * 6151 + static_cast<std::uint64_t>(layout));
             const float cell = 10.0f + static_cast<float>(rng.below(40));
             const scenario::World w = scenario::world_for(layout, 500.0f, cell);
-            const std::size_t n = 40 + rng.below(120);
+            const auto n = static_cast<std::size_t>(40 + rng.below(120));
             std::vector<Vec2> points = scenario::make_points(layout, w, n, rng);
             CrossLink cl({.id_limit = static_cast<std::uint32_t>(n)});
             for (std::uint32_t i = 0; i < n; ++i) {
@@ -67,7 +67,7 @@ TEST(CrossLink, MatchesBruteForceForEveryLayoutSeedAndRadiusAcrossMoves) {
             for (int round = 0; round < 2; ++round) {
                 ASSERT_EQ(cl.validate_structure(), nullptr) << "layout " << scenario::layout_name(layout) << " seed " << seed;
                 for (std::uint32_t i = 0; i < n; ++i) {
-                    const float radii[] = {0.0f, cell, 2.5f * cell, distance(points[i], points[rng.below(n)])};
+                    const float radii[] = {0.0f, cell, 2.5f * cell, distance(points[i], points[static_cast<std::size_t>(rng.below(n))])};
                     for (const float r : radii) {
                         ASSERT_EQ(neighbors(cl, i, r), oracle_neighbors(points, i, r))
                             << "layout " << scenario::layout_name(layout) << " seed " << seed << " round " << round

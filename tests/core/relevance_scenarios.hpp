@@ -62,7 +62,7 @@ inline std::vector<Vec2> make_points(Layout layout, const World& w, std::size_t 
             for (std::size_t c = 0; c < clusters; ++c) centres.push_back({rng.range(lo.x, hi.x), rng.range(lo.y, hi.y)});
             const float spread = 2.0f * w.cell_size;
             for (std::size_t i = 0; i < n; ++i) {
-                const Vec2 c = centres[rng.below(clusters)];
+                const Vec2 c = centres[static_cast<std::size_t>(rng.below(clusters))];
                 // A sum of two uniforms: denser in the middle, bounded at the edge.
                 const float dx = (rng.unit() + rng.unit() - 1.0f) * spread;
                 const float dy = (rng.unit() + rng.unit() - 1.0f) * spread;

@@ -76,12 +76,12 @@ TEST(SpatialGrid, MatchesBruteForceForEveryLayoutSeedAndRadius) {
             XorShift rng(seed * 7919 + static_cast<std::uint64_t>(layout));
             const float cell = 10.0f + static_cast<float>(rng.below(60));
             const scenario::World w = scenario::world_for(layout, 500.0f, cell);
-            const std::size_t n = 40 + rng.below(160);
+            const auto n = static_cast<std::size_t>(40 + rng.below(160));
             const std::vector<Vec2> points = scenario::make_points(layout, w, n, rng);
             SpatialGrid grid(options_for(w));
             grid.build(points);
             for (std::size_t i = 0; i < points.size(); ++i) {
-                const float other = distance(points[i], points[rng.below(points.size())]);
+                const float other = distance(points[i], points[static_cast<std::size_t>(rng.below(points.size()))]);
                 const float radii[] = {0.0f, cell * 0.5f, cell * 1.7f, other, rng.range(0.0f, 4.0f * cell)};
                 for (const float r : radii) {
                     ASSERT_EQ(grid_query(grid, points[i], r), oracle_query(points, points[i], r))
