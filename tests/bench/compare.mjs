@@ -1,0 +1,64 @@
+// Merges a native and a wasm Google Benchmark JSON run into one table: each benchmark's
+// native time, wasm time and the wasm/native ratio. Prints it and writes it as CSV and
+// Markdown under OUT_DIR, with the machine it came from.
+//   node compare.mjs NATIVE_JSON WASM_JSON OUT_DIR
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { hostname } from 'node:os';
+
+const [nativePath, wasmPath, outDir] = process.argv.slice(2);
+if (!nativePath || !outDir) { console.error('usage: node compare.mjs NATIVE_JSON WASM_JSON OUT_DIR'); process.exit(2); }
+
+function load(path) {
+  if (!path || !existsSync(path)) return new Map();
+  const runs = JSON.parse(readFileSync(path, 'utf8')).benchmarks || [];
+  const toNs = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
+  // Only plain iterations (aggregates such as _mean would double count).
+  return new Map(runs.filter((b) => (b.run_type || 'iteration') === 'iteration')
+    .map((b) => [b.name, b.cpu_time * (toNs[b.time_unit] || 1)]));
+}
+const sh = (cmd) => { try { return execSync(cmd, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'unknown'; } };
+
+const native = load(nativePath), wasm = load(wasmPath);
+const machine = {
+  host: hostname(),
+  cpu: sh("lscpu | sed -n 's/^Model name: *//p'"),
+  cores: sh('nproc'),
+  native_compiler: sh('g++ --version | head -1'),
+  wasm_compiler: sh('emcc --version | head -1'),
+  node: process.version,
+  date: new Date().toISOString().slice(0, 19) + 'Z',
+};
+
+const fmt = (ns) => ns === undefined ? '' : ns >= 1e6 ? (ns / 1e6).toFixed(2) + ' ms' : ns >= 1e3 ? (ns / 1e3).toFixed(2) + ' us' : ns.toFixed(1) + ' ns';
+const rows = [...native.keys()].map((name) => {
+  const n = native.get(name), w = wasm.get(name);
+  return { name, n, w, ratio: w !== undefined ? w / n : undefined };
+});
+
+const width = Math.max(9, ...rows.map((r) => r.name.length));
+const lines = [`${'benchmark'.padEnd(width)}  ${'native'.padStart(11)}  ${'wasm'.padStart(11)}  wasm/native`];
+for (const r of rows) {
+  lines.push(`${r.name.padEnd(width)}  ${fmt(r.n).padStart(11)}  ${fmt(r.w).padStart(11)}  ${r.ratio !== undefined ? r.ratio.toFixed(2).padStart(11) : ''}`);
+}
+const ratios = rows.filter((r) => r.ratio !== undefined).map((r) => r.ratio).sort((a, b) => a - b);
+const median = ratios.length ? ratios[Math.floor(ratios.length / 2)] : undefined;
+const over = rows.filter((r) => r.ratio > 1.5);
+console.log(lines.join('\n'));
+console.log(`\n${rows.length} benchmarks; wasm/native median ${median !== undefined ? median.toFixed(2) : 'n/a'}; ${over.length} above 1.5x`);
+console.log(`machine: ${machine.cpu}, ${machine.cores} cores; ${machine.native_compiler}; ${machine.wasm_compiler}; node ${machine.node}`);
+
+mkdirSync(outDir, { recursive: true });
+const stamp = machine.date.replace(/[:]/g, '').replace(/\..*/, '');
+const csv = ['benchmark,native_ns,wasm_ns,wasm_over_native',
+  ...rows.map((r) => `${r.name},${r.n ?? ''},${r.w ?? ''},${r.ratio !== undefined ? r.ratio.toFixed(3) : ''}`)].join('\n');
+const md = [`# Benchmarks, native vs wasm (${machine.date})`, '',
+  `Machine: ${machine.cpu}, ${machine.cores} cores (host ${machine.host}). Native: ${machine.native_compiler}, -O2.`,
+  `Wasm: ${machine.wasm_compiler}, -O3, run under Node ${machine.node}. CPU time per iteration.`, '',
+  `Median wasm/native ratio ${median !== undefined ? median.toFixed(2) : 'n/a'}; ${over.length} of ${ratios.length} above 1.5x.`, '',
+  '| benchmark | native | wasm | wasm/native |', '|---|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} | ${fmt(r.n)} | ${fmt(r.w)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : ''} |`)].join('\n');
+writeFileSync(`${outDir}/bench-${stamp}.csv`, csv + '\n');
+writeFileSync(`${outDir}/bench-${stamp}.md`, md + '\n');
+writeFileSync(`${outDir}/latest.md`, md + '\n');
+console.log(`wrote ${outDir}/bench-${stamp}.md and .csv`);
