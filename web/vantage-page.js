@@ -57,6 +57,15 @@
       syncHash();
       return true;
     };
+    // The page's "Copy link": the full link (playground, preset, every setting, seed).
+    api.copyLink = () => { call('vantage_copy_link', 'string'); return window.vantageCopiedLink; };
+    // UI scale for projectors (0.75..2.5), remembered in this browser. With no argument: read it.
+    api.uiScale = (scale) => {
+      if (scale === undefined) return call('vantage_ui_scale', 'number');
+      const err = call('vantage_set_ui_scale', 'string', ['number'], [Number(scale)]);
+      if (err) throw new Error(err);
+      return true;
+    };
     api.ready = true;
   }
 

@@ -23,6 +23,8 @@
 #include <GLES3/gl3.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
+// EM_ASM's $0 arguments read as identifiers with '$' to -Wpedantic.
+#pragma clang diagnostic ignored "-Wdollar-in-identifier-extension"
 #else
 #include <SDL_opengl.h>
 #endif
@@ -32,6 +34,7 @@
 #include "common/catalog.hpp"
 #include "common/history.hpp"
 #include "common/host.hpp"
+#include "common/preset.hpp"
 
 #ifndef VANTAGE_VERSION
 #define VANTAGE_VERSION "0.0.0"
@@ -53,6 +56,10 @@ struct App {
     std::size_t shown_tab = 0;  // the playground whose tab ImGui last drew
     std::string status;      // last rejected setting, shown in the context bar
     std::string screenshot;  // --screenshot: binary PPM of the last frame (desktop tests)
+    float ui_scale = 1.0f;          // fonts and widgets, for projectors (0.75..2.5)
+    float pending_ui_scale = 0.0f;  // applied between frames (the font atlas is rebuilt)
+    double link_copied_at = -1.0;   // wall seconds of the last "Copy link", for feedback
+    double wall_s = 0.0;
 };
 
 App* g_app = nullptr;  // the page's C API reaches the app through this
@@ -95,6 +102,108 @@ void draw_context_bar(App& app) {
     }
 }
 
+void load_font(float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    const char* candidates[] = {"/fonts/DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
+    for (const char* path : candidates) {
+        if (FILE* f = std::fopen(path, "rb")) {
+            std::fclose(f);
+            io.Fonts->AddFontFromFileTTF(path, 17.0f * scale);
+            return;
+        }
+    }
+    ImFontConfig config;
+    config.SizePixels = 13.0f * scale;
+    io.Fonts->AddFontDefault(&config);
+}
+
+// Rebuilds the font atlas at the new size and scales every widget metric from the default.
+void apply_ui_scale(App& app, float scale, bool have_renderer) {
+    app.ui_scale = scale;
+    load_font(scale);
+    if (have_renderer) {
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    ImGuiStyle style;
+    ImGui::StyleColorsDark(&style);
+    style.ScaleAllSizes(scale);
+    ImGui::GetStyle() = style;
+#ifdef __EMSCRIPTEN__
+    EM_ASM({ try { localStorage.setItem('vantage.ui_scale', String($0)); } catch (e) {} }, scale);
+#endif
+}
+
+float remembered_ui_scale() {
+#ifdef __EMSCRIPTEN__
+    const double v = EM_ASM_DOUBLE({
+        try { const v = parseFloat(localStorage.getItem('vantage.ui_scale')); return isFinite(v) ? v : 1; }
+        catch (e) { return 1; }
+    });
+    return v >= 0.75 && v <= 2.5 ? static_cast<float>(v) : 1.0f;
+#else
+    return 1.0f;
+#endif
+}
+
+void copy_link(App& app) {
+    const std::string url = app.host.url();
+#ifdef __EMSCRIPTEN__
+    EM_ASM({
+        const link = location.origin + location.pathname + UTF8ToString($0);
+        if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
+        window.vantageCopiedLink = link;
+    }, url.c_str());
+#else
+    SDL_SetClipboardText(url.c_str());
+#endif
+    app.link_copied_at = app.wall_s;
+}
+
+void draw_workshop_bar(App& app) {
+    Host& host = app.host;
+    const std::vector<Preset>& presets = host.presets();
+    const Preset* active = host.active_preset();
+    if (!presets.empty()) {
+        ImGui::SetNextItemWidth(330.0f * app.ui_scale);
+        if (ImGui::BeginCombo("preset", active ? active->title.c_str() : "(choose a scenario)")) {
+            for (const Preset& p : presets) {
+                if (ImGui::Selectable(p.title.c_str(), active == &p)) {
+                    app.status = host.set("preset", p.name);
+                    app.history.clear();
+                }
+                if (ImGui::IsItemHovered() && !p.look_for.empty()) ImGui::SetTooltip("%s", p.look_for.c_str());
+            }
+            ImGui::EndCombo();
+        }
+        ImGui::SameLine();
+    }
+    if (ImGui::Button("Copy link")) copy_link(app);
+    if (app.link_copied_at >= 0 && app.wall_s - app.link_copied_at < 2.0) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted("copied");
+    }
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(140.0f * app.ui_scale);
+    float scale = app.ui_scale;
+    if (ImGui::SliderFloat("UI scale", &scale, 0.75f, 2.5f, "%.2fx", ImGuiSliderFlags_AlwaysClamp))
+        app.pending_ui_scale = scale;
+    if (active) {
+        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s:", active->title.c_str());
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s", active->look_for.c_str());
+        if (!active->check.empty()) {
+            const CheckResult r = evaluate_check(active->check, app.meters);
+            const bool settled = host.current().time_s() >= active->seconds;
+            const ImVec4 color = !settled ? ImVec4(0.7f, 0.7f, 0.7f, 1.0f)
+                                 : r.holds ? ImVec4(0.4f, 0.9f, 0.5f, 1.0f)
+                                           : ImVec4(1.0f, 0.6f, 0.3f, 1.0f);
+            ImGui::TextColored(color, "finding%s: %s", settled ? "" : " (still settling)", r.text.c_str());
+        }
+    }
+}
+
 void draw_ui(App& app) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(vp->WorkPos);
@@ -103,6 +212,7 @@ void draw_ui(App& app) {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
     draw_context_bar(app);
+    draw_workshop_bar(app);
     if (ImGui::BeginTabBar("playgrounds")) {
         // A switch from the URL or the JS API forces the tab until ImGui shows it; a click
         // on a tab selects that playground.
@@ -171,6 +281,11 @@ void frame(void* arg) {
                                                   static_cast<double>(SDL_GetPerformanceFrequency())
                                             : 0.0;
     app.last_counter = now;
+    app.wall_s += wall_dt;
+    if (app.pending_ui_scale > 0.0f) {
+        apply_ui_scale(app, app.pending_ui_scale, true);
+        app.pending_ui_scale = 0.0f;
+    }
     if (app.host.advance(wall_dt) > 0 || app.meters.empty()) {
         app.meters.clear();
         app.host.current().meters(app.meters);
@@ -210,19 +325,6 @@ int usage(const char* argv0, const std::string& error) {
     return 2;
 }
 
-void load_font() {
-    ImGuiIO& io = ImGui::GetIO();
-    const char* candidates[] = {"/fonts/DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"};
-    for (const char* path : candidates) {
-        if (FILE* f = std::fopen(path, "rb")) {
-            std::fclose(f);
-            io.Fonts->AddFontFromFileTTF(path, 17.0f);
-            return;
-        }
-    }
-    io.Fonts->AddFontDefault();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -246,6 +348,12 @@ int main(int argc, char** argv) {
             settings = arg;
         }
     }
+#ifdef VANTAGE_APP_PRESETS_DIR
+    const char* presets_dir = VANTAGE_APP_PRESETS_DIR;
+#else
+    const char* presets_dir = VANTAGE_PRESETS_DIR;
+#endif
+    for (const std::string& e : load_all_presets(app.host, presets_dir)) std::fprintf(stderr, "%s\n", e.c_str());
     if (!settings.empty()) {
         const std::vector<std::string> errors = app.host.apply_url(settings);
         for (const std::string& e : errors) std::fprintf(stderr, "%s\n", e.c_str());
@@ -288,8 +396,7 @@ int main(int argc, char** argv) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // layout is code, not a file in the working directory
-    ImGui::StyleColorsDark();
-    load_font();
+    apply_ui_scale(app, remembered_ui_scale(), false);
     ImGui_ImplSDL2_InitForOpenGL(app.window, gl);
     ImGui_ImplOpenGL3_Init(glsl_version);
 
@@ -351,6 +458,23 @@ void vantage_step() {
     g_app->host.single_step();
     g_app->meters.clear();
     g_app->host.current().meters(g_app->meters);
+}
+
+// The "Copy link" button: puts the full link on the clipboard and returns it.
+const char* vantage_copy_link() {
+    static std::string out;
+    copy_link(*g_app);
+    out = g_app->host.url();
+    return out.c_str();
+}
+
+float vantage_ui_scale() { return g_app->ui_scale; }
+
+// Empty string on success, otherwise why the scale was refused. Remembered per browser.
+const char* vantage_set_ui_scale(float scale) {
+    if (!(scale >= 0.75f && scale <= 2.5f)) return "UI scale must be from 0.75 to 2.5";
+    g_app->pending_ui_scale = scale;
+    return "";
 }
 
 const char* vantage_url() {

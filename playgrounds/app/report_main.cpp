@@ -2,7 +2,10 @@
 // the numbers behind the README's claims. No window, no clock: the same seed gives the same
 // table here, in the browser and in the tests.
 //
-//   vantage_report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [--meters] [key=value ...]
+//   vantage_report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [--meters]
+//                  [--preset NAME] [key=value ...]
+// --preset runs that scenario for its own seconds and prints the finding it claims (exit
+// status 1 if it does not hold).
 // A playground with its own report (PlaygroundEntry::report) prints the tables behind its
 // findings; --meters prints the plain meter dump after one run instead.
 #include <cstdio>
@@ -12,6 +15,7 @@
 
 #include "common/catalog.hpp"
 #include "common/host.hpp"
+#include "common/preset.hpp"
 
 using namespace vantage::play;
 
@@ -19,7 +23,7 @@ namespace {
 
 int usage(const std::string& error) {
     std::fprintf(stderr, "vantage report: %s\n", error.c_str());
-    std::fprintf(stderr, "usage: vantage report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [--meters] [key=value ...]\n");
+    std::fprintf(stderr, "usage: vantage report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [--meters] [--preset NAME] [key=value ...]\n");
     std::fprintf(stderr, "playgrounds:");
     for (const PlaygroundEntry& e : playground_catalog()) std::fprintf(stderr, " %s", e.name);
     std::fprintf(stderr, "\n");
@@ -40,6 +44,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     Host host(make_all_simulations());
+    for (const std::string& e : load_all_presets(host, VANTAGE_PRESETS_DIR)) std::fprintf(stderr, "%s\n", e.c_str());
     if (std::string err = host.set("playground", name); !err.empty()) return usage(err);
     double seconds = 60.0;
     bool csv = false;
@@ -63,6 +68,11 @@ int main(int argc, char** argv) {
             if (!v || !parse_value(v, s) || s <= 0 || s > 36000) return usage("--seconds needs a number from 0 to 36000");
             seconds = s;
             seconds_given = true;
+        } else if (arg == "--preset") {
+            const char* v = next("--preset");
+            if (!v) return usage("--preset needs a name");
+            if (std::string err = host.set("preset", v); !err.empty()) return usage(err);
+            generic = true;  // a preset is one scenario: run it and check its finding
         } else if (arg == "--seed" || arg == "--hz") {
             const char* v = next(arg.c_str());
             if (!v) return usage(arg + " needs a value");
@@ -75,6 +85,8 @@ int main(int argc, char** argv) {
             if (std::string err = host.set(arg.substr(0, eq), arg.substr(eq + 1)); !err.empty()) return usage(err);
         }
     }
+    const Preset* preset = host.active_preset();
+    if (preset && !seconds_given) seconds = preset->seconds;
     host.restart();
     for (const PlaygroundEntry& e : playground_catalog()) {
         if (name == e.name && e.report && !generic) {
@@ -115,6 +127,11 @@ int main(int argc, char** argv) {
                     static_cast<unsigned long long>(host.context().seed), host.context().tick_hz);
         for (const Meter& m : meters) std::printf("  %-24s %14.3f %s\n", m.name.c_str(), m.value, m.unit.c_str());
         std::printf("  %-24s %016llx\n", "checksum", static_cast<unsigned long long>(sim.checksum()));
+    }
+    if (preset && !preset->check.empty()) {
+        const CheckResult r = evaluate_check(preset->check, meters);
+        std::printf("preset %s: %s\nfinding: %s\n", preset->name.c_str(), preset->title.c_str(), r.text.c_str());
+        return r.holds ? 0 : 1;
     }
     return 0;
 }

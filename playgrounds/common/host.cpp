@@ -69,7 +69,37 @@ void append_json_number(std::string& out, double v) {
     out += buf;
 }
 
-Host::Host(std::vector<std::unique_ptr<Simulation>> sims) : sims_(std::move(sims)) { restart(); }
+Host::Host(std::vector<std::unique_ptr<Simulation>> sims)
+    : sims_(std::move(sims)), presets_(sims_.size()), active_preset_(sims_.size()) {
+    restart();
+}
+
+void Host::set_presets(std::size_t index, std::vector<Preset> presets) {
+    if (index < presets_.size()) presets_[index] = std::move(presets);
+}
+
+const Preset* Host::active_preset() const {
+    for (const Preset& p : presets_[active_]) {
+        if (p.name == active_preset_[active_]) return &p;
+    }
+    return nullptr;
+}
+
+std::string Host::apply_preset(std::string_view name) {
+    for (const Preset& p : presets_[active_]) {
+        if (p.name != name) continue;
+        applying_preset_ = true;
+        std::vector<std::string> errors = apply_settings(p.settings);
+        applying_preset_ = false;
+        if (!errors.empty()) return "preset '" + p.name + "' is broken: " + errors.front();
+        active_preset_[active_] = p.name;
+        return {};
+    }
+    std::string names;
+    for (const Preset& p : presets_[active_]) names += (names.empty() ? "" : ", ") + p.name;
+    return "unknown preset '" + std::string(name) + "' for playground '" + std::string(current().name()) + "'" +
+           (names.empty() ? "" : " (have: " + names + ")");
+}
 
 int Host::find(std::string_view name) const {
     for (std::size_t i = 0; i < sims_.size(); ++i) {
@@ -126,6 +156,18 @@ std::string Host::set_param(Simulation& s, std::string_view name, std::string_vi
 }
 
 std::string Host::set(std::string_view name, std::string_view value) {
+    if (name == "preset") return apply_preset(value);
+    if (applying_preset_ || name == "paused" || name == "speed" || name == "playground") return set_value(name, value);
+    // A change by hand ends the preset (its name would no longer describe the scenario);
+    // setting a value it already has, as a shared link does, keeps it.
+    const std::string before = url();
+    const std::size_t was = active_;
+    std::string err = set_value(name, value);
+    if (err.empty() && (active_ != was || url() != before)) active_preset_[active_].clear();
+    return err;
+}
+
+std::string Host::set_value(std::string_view name, std::string_view value) {
     if (name == "playground") {
         const int i = find(value);
         if (i < 0) return "unknown playground '" + std::string(value) + "'";
@@ -174,8 +216,13 @@ std::vector<std::string> Host::apply_url(std::string_view hash) {
         }
     }
     if (slash == std::string_view::npos) return errors;
-    std::string_view rest = hash.substr(slash + 1);
-    // Context keys first so a seed in the middle of the hash cannot undo settings after it.
+    std::vector<std::string> more = apply_settings(hash.substr(slash + 1));
+    errors.insert(errors.end(), more.begin(), more.end());
+    return errors;
+}
+
+std::vector<std::string> Host::apply_settings(std::string_view rest) {
+    std::vector<std::string> errors;
     std::vector<std::pair<std::string_view, std::string_view>> pairs;
     while (!rest.empty()) {
         const std::size_t amp = rest.find('&');
@@ -189,10 +236,16 @@ std::vector<std::string> Host::apply_url(std::string_view hash) {
         }
         pairs.emplace_back(part.substr(0, eq), part.substr(eq + 1));
     }
-    for (int pass = 0; pass < 2; ++pass) {
+    // The preset first, then context keys (a seed restarts), then the playground's settings,
+    // so explicit settings after a preset override it.
+    auto rank = [](std::string_view key) {
+        if (key == "preset") return 0;
+        if (key == "seed" || key == "tick_hz" || key == "speed" || key == "paused") return 1;
+        return 2;
+    };
+    for (int pass = 0; pass < 3; ++pass) {
         for (const auto& [key, value] : pairs) {
-            const bool context_key = key == "seed" || key == "tick_hz" || key == "speed" || key == "paused";
-            if (context_key != (pass == 0)) continue;
+            if (rank(key) != pass) continue;
             const std::string err = set(key, value);
             if (!err.empty()) errors.push_back("bad URL parameter '" + std::string(key) + "': " + err);
         }
@@ -203,7 +256,9 @@ std::vector<std::string> Host::apply_url(std::string_view hash) {
 std::string Host::url() const {
     std::string out = "#";
     out += current().name();
-    out += "/seed=" + format_number(static_cast<double>(ctx_.seed));
+    out += "/";
+    if (const Preset* p = active_preset()) out += "preset=" + p->name + "&";
+    out += "seed=" + format_number(static_cast<double>(ctx_.seed));
     out += "&tick_hz=" + format_number(ctx_.tick_hz);
     if (ctx_.speed != 1.0) out += "&speed=" + format_number(ctx_.speed);
     if (ctx_.paused) out += "&paused=1";

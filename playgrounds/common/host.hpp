@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "preset.hpp"
 #include "simulation.hpp"
 
 namespace vantage::play {
@@ -50,7 +51,7 @@ public:
     std::vector<std::string> apply_url(std::string_view hash);
     // The active playground and every setting, in the same format.
     std::string url() const;
-    // Sets a context setting ("seed", "tick_hz", "speed", "paused"), "playground", or a
+    // Sets a context setting ("seed", "tick_hz", "speed", "paused"), "playground", "preset", or a
     // setting of the active playground from text. Empty string on success, else the reason.
     std::string set(std::string_view name, std::string_view value);
     // {"playground":..., "tick":..., "time_s":..., "paused":..., "seed":..., "settings":{...},
@@ -60,12 +61,27 @@ public:
     std::string playgrounds_json() const;
     std::uint64_t ticks() const { return ticks_; }
 
+    // Presets of playground `index` (see preset.hpp). "preset" then works as a setting.
+    void set_presets(std::size_t index, std::vector<Preset> presets);
+    const std::vector<Preset>& presets() const { return presets_[active_]; }
+    // The preset last applied to the active playground, while nothing has been changed
+    // since (else nullptr).
+    const Preset* active_preset() const;
+
 private:
+    // "key=value&key=value": preset first, then the context (seed may restart), then the
+    // playground's settings. Returns one message per rejected part.
+    std::vector<std::string> apply_settings(std::string_view list);
+    std::string apply_preset(std::string_view name);
+    std::string set_value(std::string_view name, std::string_view value);
     std::string set_param(Simulation& s, std::string_view name, std::string_view value);
 
     std::vector<std::unique_ptr<Simulation>> sims_;
     std::size_t active_ = 0;
     Context ctx_;
+    std::vector<std::vector<Preset>> presets_;  // per simulation
+    std::vector<std::string> active_preset_;    // per simulation; empty when none
+    bool applying_preset_ = false;
     double carry_s_ = 0.0;
     std::uint64_t ticks_ = 0;
 };

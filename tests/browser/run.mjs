@@ -5,8 +5,8 @@ import { Suite, assert, assertEq, openApp } from './harness.mjs';
 import { decodePng, variance } from './image.mjs';
 import { readdirSync } from 'node:fs';
 
-const [siteDir, report] = process.argv.slice(2);
-if (!siteDir || !report) { console.error('usage: node run.mjs SITE_DIR REPORT_JSON'); process.exit(2); }
+const [siteDir, report, bundleDir] = process.argv.slice(2);
+if (!siteDir || !report) { console.error('usage: node run.mjs SITE_DIR REPORT_JSON [BUNDLE_DIR]'); process.exit(2); }
 const suite = new Suite(siteDir, report);
 
 suite.test('page loads, renders the UI and reports no errors', async ({ page, errors, base, shot }) => {
@@ -128,6 +128,63 @@ suite.test('the same seed gives the same checksum as native', async ({ page, bas
   const expected = readFileSync(new URL('../playgrounds/golden_meter_checksum.txt', import.meta.url), 'utf8').trim();
   assertEq(sum, expected, 'checksum after 600 ticks');
 });
+
+suite.test('a copied link reproduces the same scenario and numbers in a new browser', async ({ page, base }) => {
+  await openApp(page, base, 'meter/seed=12&rate_kib=90&paused=1', 0);
+  const link = await page.evaluate(() => window.vantage.copyLink());
+  assert(link.startsWith(base) && link.includes('seed=12') && link.includes('rate_kib=90'), 'link ' + link);
+  const run = async (p) => p.evaluate(() => { for (let i = 0; i < 300; i++) window.vantage.step(); return window.vantage.state(); });
+  const a = await run(page);
+  const other = await page.context().browser().newPage();
+  await other.goto(link);
+  await other.waitForFunction(() => window.vantage && window.vantage.ready);
+  const b = await run(other);
+  await other.close();
+  assertEq(JSON.stringify(b.settings), JSON.stringify(a.settings), 'settings');
+  assertEq(b.checksum, a.checksum, 'checksum after 300 ticks');
+});
+
+suite.test('a preset loads from the URL and shows its finding', async ({ page, base }) => {
+  await openApp(page, base, 'meter/preset=average-lags-a-step', 1);
+  const s = await page.evaluate(() => window.vantage.state());
+  assertEq(s.settings.step_to_kib, 256, 'preset setting');
+  assert((await page.evaluate(() => location.hash)).includes('preset=average-lags-a-step'), 'hash keeps the preset');
+  const err = await page.evaluate(() => { try { window.vantage.set('preset', 'nope'); return ''; } catch (e) { return e.message; } });
+  assert(err.includes("unknown preset 'nope'"), 'message: ' + err);
+});
+
+suite.test('the UI scale is remembered by this browser', async ({ page, base }) => {
+  await openApp(page, base);
+  await page.evaluate(() => window.vantage.uiScale(1.5));
+  await page.waitForFunction(() => Math.abs(window.vantage.uiScale() - 1.5) < 1e-6);
+  const err = await page.evaluate(() => { try { window.vantage.uiScale(9); return ''; } catch (e) { return e.message; } });
+  assert(err.includes('0.75'), 'message: ' + err);
+  await page.reload();
+  await page.waitForFunction(() => window.vantage && window.vantage.ready);
+  assertEq(await page.evaluate(() => window.vantage.uiScale()), 1.5, 'scale after reload');
+});
+
+if (bundleDir) {
+  suite.test('the static bundle works with every non-local request blocked', async ({ page, errors }) => {
+    const { serve } = await import('../../web/serve.mjs');
+    const server = await serve(bundleDir, 0);
+    const origin = `http://127.0.0.1:${server.address().port}`;
+    const outside = [];
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin + '/') || url.startsWith('data:')) return route.continue();
+      outside.push(url);
+      return route.abort();
+    });
+    try {
+      await openApp(page, origin + '/', 'meter/seed=2', 30);
+      assertEq(outside.length, 0, 'requests outside the bundle: ' + outside.join(', '));
+      assert(errors.length === 0, 'errors: ' + errors.join(' | '));
+    } finally {
+      server.close();
+    }
+  });
+}
 
 // Each playground adds its own browser tests in tests/browser/playground_<name>.mjs, which
 // exports register(suite).

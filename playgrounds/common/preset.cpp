@@ -1,0 +1,152 @@
+#include "common/preset.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "common/host.hpp"
+
+namespace vantage::play {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+}
+
+bool valid_name(std::string_view s) {
+    if (s.empty() || s.size() > 64) return false;
+    for (char c : s) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+const Meter* find_meter(const std::vector<Meter>& meters, std::string_view name) {
+    for (const Meter& m : meters) {
+        if (m.name == name) return &m;
+    }
+    return nullptr;
+}
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+}  // namespace
+
+PresetFile parse_presets(std::string_view text) {
+    PresetFile out;
+    int line_no = 0;
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        std::string_view line = trim(text.substr(0, nl));
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        ++line_no;
+        if (line.empty() || line.front() == '#') continue;
+        const std::string where = "line " + std::to_string(line_no) + ": ";
+        if (line.front() == '[') {
+            if (line.back() != ']' || !valid_name(line.substr(1, line.size() - 2))) {
+                out.errors.push_back(where + "expected [name] with a-z, 0-9, - or _");
+                continue;
+            }
+            out.presets.push_back(Preset{});
+            out.presets.back().name = std::string(line.substr(1, line.size() - 2));
+            continue;
+        }
+        const std::size_t eq = line.find('=');
+        if (eq == std::string_view::npos) {
+            out.errors.push_back(where + "expected key = value");
+            continue;
+        }
+        if (out.presets.empty()) {
+            out.errors.push_back(where + "a setting before the first [preset]");
+            continue;
+        }
+        Preset& p = out.presets.back();
+        const std::string_view key = trim(line.substr(0, eq));
+        const std::string value(trim(line.substr(eq + 1)));
+        if (key == "title") p.title = value;
+        else if (key == "look_for") p.look_for = value;
+        else if (key == "settings") p.settings = value;
+        else if (key == "check") p.check = value;
+        else if (key == "seconds") {
+            double s = 0;
+            if (!parse_value(value, s) || s <= 0 || s > 3600) out.errors.push_back(where + "seconds must be 0..3600");
+            else p.seconds = s;
+        } else {
+            out.errors.push_back(where + "unknown key '" + std::string(key) + "'");
+        }
+    }
+    for (const Preset& p : out.presets) {
+        if (p.title.empty()) out.errors.push_back("preset '" + p.name + "' has no title");
+    }
+    return out;
+}
+
+PresetFile load_presets(const std::string& dir, std::string_view playground) {
+    std::ifstream in(dir + "/" + std::string(playground) + ".ini");
+    if (!in) return {};
+    std::stringstream buf;
+    buf << in.rdbuf();
+    return parse_presets(buf.str());
+}
+
+std::vector<std::string> load_all_presets(Host& host, const std::string& dir) {
+    std::vector<std::string> errors;
+    for (std::size_t i = 0; i < host.count(); ++i) {
+        const std::string name(host.sim(i).name());
+        PresetFile file = load_presets(dir, name);
+        for (const std::string& e : file.errors) errors.push_back("presets/" + name + ".ini " + e);
+        host.set_presets(i, std::move(file.presets));
+    }
+    return errors;
+}
+
+CheckResult evaluate_check(std::string_view check, const std::vector<Meter>& meters) {
+    CheckResult r;
+    std::istringstream in{std::string(check)};
+    std::string lhs, op, a, star, b;
+    in >> lhs >> op >> a;
+    if (in >> star) in >> b;
+    const bool ops = op == "<" || op == "<=" || op == ">" || op == ">=";
+    const Meter* left = find_meter(meters, lhs);
+    if (!ops || !left) {
+        r.text = "bad check '" + std::string(check) + "'" + (left ? "" : ": no meter '" + lhs + "'");
+        return r;
+    }
+    double rhs = 0.0;
+    std::string rhs_text;
+    double factor = 0.0;
+    if (star.empty()) {
+        if (parse_value(a, rhs)) {
+            rhs_text = num(rhs);
+        } else if (const Meter* m = find_meter(meters, a)) {
+            rhs = m->value;
+            rhs_text = a + " = " + num(rhs);
+        } else {
+            r.text = "bad check '" + std::string(check) + "': no meter '" + a + "'";
+            return r;
+        }
+    } else {
+        const Meter* m = find_meter(meters, b);
+        if (star != "*" || !parse_value(a, factor) || !m) {
+            r.text = "bad check '" + std::string(check) + "': expected <factor> * <meter>";
+            return r;
+        }
+        rhs = factor * m->value;
+        rhs_text = a + " * " + b + " = " + a + " * " + num(m->value);
+    }
+    const double v = left->value;
+    r.valid = true;
+    r.holds = op == "<" ? v < rhs : op == "<=" ? v <= rhs : op == ">" ? v > rhs : v >= rhs;
+    r.text = lhs + " = " + num(v) + " " + op + " " + rhs_text + ": " + (r.holds ? "holds" : "does NOT hold");
+    return r;
+}
+
+}  // namespace vantage::play
