@@ -66,6 +66,8 @@
       if (err) throw new Error(err);
       return true;
     };
+    // The performance overlay's numbers: simulation ms per tick, frame ms, memory bytes.
+    api.perf = () => JSON.parse(call('vantage_perf', 'string'));
     api.ready = true;
   }
 

@@ -22,6 +22,7 @@
 #ifdef __EMSCRIPTEN__
 #include <GLES3/gl3.h>
 #include <emscripten.h>
+#include <emscripten/heap.h>
 #include <emscripten/html5.h>
 // EM_ASM's $0 arguments read as identifiers with '$' to -Wpedantic.
 #pragma clang diagnostic ignored "-Wdollar-in-identifier-extension"
@@ -60,7 +61,25 @@ struct App {
     float pending_ui_scale = 0.0f;  // applied between frames (the font atlas is rebuilt)
     double link_copied_at = -1.0;   // wall seconds of the last "Copy link", for feedback
     double wall_s = 0.0;
+    // Performance overlay: smoothed simulation cost per tick and frame time (exponential
+    // moving averages over about half a second), and memory.
+    double sim_ms_per_tick = 0.0;
+    double frame_ms = 0.0;
 };
+
+// Bytes the app holds: the wasm heap in the browser, the resident set natively.
+double memory_bytes() {
+#ifdef __EMSCRIPTEN__
+    return static_cast<double>(emscripten_get_heap_size());
+#else
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        std::fclose(f);
+    }
+    return static_cast<double>(resident) * 4096.0;
+#endif
+}
 
 App* g_app = nullptr;  // the page's C API reaches the app through this
 
@@ -96,6 +115,9 @@ void draw_context_bar(App& app) {
     }
     ImGui::SameLine();
     ImGui::Text("t = %.1f s  tick %llu", host.current().time_s(), static_cast<unsigned long long>(host.ticks()));
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "| sim %.2f ms/tick  frame %.1f ms  memory %.0f MiB",
+                       app.sim_ms_per_tick, app.frame_ms, memory_bytes() / 1048576.0);
     if (!app.status.empty()) {
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", app.status.c_str());
@@ -286,7 +308,15 @@ void frame(void* arg) {
         apply_ui_scale(app, app.pending_ui_scale, true);
         app.pending_ui_scale = 0.0f;
     }
-    if (app.host.advance(wall_dt) > 0 || app.meters.empty()) {
+    const Uint64 sim_start = SDL_GetPerformanceCounter();
+    const int ticks_run = app.host.advance(wall_dt);
+    if (ticks_run > 0) {
+        const double ms = static_cast<double>(SDL_GetPerformanceCounter() - sim_start) * 1000.0 /
+                          static_cast<double>(SDL_GetPerformanceFrequency()) / ticks_run;
+        app.sim_ms_per_tick += (ms - app.sim_ms_per_tick) * 0.05;
+    }
+    if (wall_dt > 0.0) app.frame_ms += (wall_dt * 1000.0 - app.frame_ms) * 0.05;
+    if (ticks_run > 0 || app.meters.empty()) {
         app.meters.clear();
         app.host.current().meters(app.meters);
         // History is sampled in simulated time (every 0.25 s), so a plot spans the same
@@ -469,6 +499,19 @@ const char* vantage_copy_link() {
 }
 
 float vantage_ui_scale() { return g_app->ui_scale; }
+
+// {"sim_ms_per_tick":..., "frame_ms":..., "memory_bytes":...}: the performance overlay.
+const char* vantage_perf() {
+    static std::string out;
+    out = "{\"sim_ms_per_tick\":";
+    append_json_number(out, g_app->sim_ms_per_tick);
+    out += ",\"frame_ms\":";
+    append_json_number(out, g_app->frame_ms);
+    out += ",\"memory_bytes\":";
+    append_json_number(out, memory_bytes());
+    out += "}";
+    return out.c_str();
+}
 
 // Empty string on success, otherwise why the scale was refused. Remembered per browser.
 const char* vantage_set_ui_scale(float scale) {

@@ -186,6 +186,14 @@ if (bundleDir) {
   });
 }
 
+suite.test('the performance overlay measures simulation, frame time and memory', async ({ page, base }) => {
+  await openApp(page, base, 'meter', 120);
+  const p = await page.evaluate(() => window.vantage.perf());
+  assert(p.sim_ms_per_tick > 0 && p.sim_ms_per_tick < 1000, 'sim ms/tick ' + p.sim_ms_per_tick);
+  assert(p.frame_ms > 0, 'frame ms ' + p.frame_ms);
+  assert(p.memory_bytes > 1 << 20, 'memory ' + p.memory_bytes);
+});
+
 // Each playground adds its own browser tests in tests/browser/playground_<name>.mjs, which
 // exports register(suite).
 for (const f of readdirSync(new URL('.', import.meta.url)).filter((f) => /^playground_.*\.mjs$/.test(f)).sort()) {
