@@ -11,6 +11,12 @@
 
 #include "common/catalog.hpp"
 
+// The replacement pairs std::malloc with std::free, which g++'s -Wmismatched-new-delete cannot
+// see through once the operators are inlined into their callers.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
 namespace {
 std::atomic<bool> g_counting{false};
 std::atomic<long> g_allocations{0};
