@@ -25,6 +25,8 @@ struct PlaygroundEntry {
     // The tables behind the playground's documented findings (sweeps, comparisons), printed
     // to `out`. Optional: without it the report tool prints the meters after a run.
     void (*report)(const ReportOptions& options, std::FILE* out) = nullptr;
+    // The largest configuration the page offers ("key=value&..."), for tick budgets.
+    const char* largest = "";
 };
 
 const std::vector<PlaygroundEntry>& playground_catalog();

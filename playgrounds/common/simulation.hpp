@@ -38,6 +38,33 @@ struct Meter {
     double value = 0.0;
 };
 
+// Optional instrumentation: a simulation marks the phases of its tick (relevance,
+// aggregation, delta, encode, client reconstruction, ...) and whoever installed a profiler
+// (the benchmarks, the page's overlay) times them with its own clock. The simulation itself
+// never reads a clock, and without a profiler a phase mark costs one branch.
+class Profiler {
+public:
+    virtual ~Profiler() = default;
+    virtual void begin(const char* phase) = 0;  // `phase` is a string literal
+    virtual void end(const char* phase) = 0;
+};
+
+class PhaseScope {
+public:
+    PhaseScope(Profiler* p, const char* phase) : profiler_(p), phase_(phase) {
+        if (profiler_) profiler_->begin(phase_);
+    }
+    ~PhaseScope() {
+        if (profiler_) profiler_->end(phase_);
+    }
+    PhaseScope(const PhaseScope&) = delete;
+    PhaseScope& operator=(const PhaseScope&) = delete;
+
+private:
+    Profiler* profiler_;
+    const char* phase_;
+};
+
 class Simulation {
 public:
     virtual ~Simulation() = default;
@@ -53,8 +80,11 @@ public:
     // Simulated seconds since reset.
     virtual double time_s() const = 0;
 
+    void set_profiler(Profiler* profiler) { profiler_ = profiler; }
+
 protected:
     std::vector<Param> params_;  // filled by the constructor; get/set capture `this`
+    Profiler* profiler_ = nullptr;  // not owned; null unless someone measures phases
 };
 
 // Validates `value` against `p` (finite, inside [min, max], integral for Int, 0/1 for Bool).
