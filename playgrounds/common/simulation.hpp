@@ -52,6 +52,9 @@ public:
     virtual std::uint64_t checksum() const = 0;
     // Simulated seconds since reset.
     virtual double time_s() const = 0;
+    // False while a setting has no effect because a setting it depends on is off (e.g.
+    // reconciliation without prediction): the controls grey it out. Its value is kept.
+    virtual bool param_enabled(std::string_view /*name*/) const { return true; }
 
 protected:
     std::vector<Param> params_;  // filled by the constructor; get/set capture `this`
