@@ -238,7 +238,8 @@ void NetcodeSim::reset(std::uint64_t seed) {
     local_ms_ = 0.0;
     next_tick_ms_ = 0.0;
     server_ticks_ = 0;
-    ideal_ = kPlayerStart;
+    ideal_ = prev_ideal_ = prev2_ideal_ = kPlayerStart;
+    prev_now_ms_ = prev2_now_ms_ = kServerClockOffsetMs;
     user_dir_ = {};
     waypoint_ = 0;
     leg_deadline_ms_ = 1000.0 * (kWaypoints[0] - kPlayerStart).length() / Arena::kSpeed + kLegSlackMs;
@@ -528,15 +529,19 @@ void NetcodeSim::measure(ClientLane& c) {
     float render = 0.0f, reconstruct = 0.0f, stutter = 0.0f;
     std::uint64_t extrapolated = 0;
     float extrapolation_error = 0.0f;
+    const bool bot_stutter = c.drawn_valid && c.bot_frames >= 2;
     for (std::size_t b = 0; b < Arena::kBots && c.drawn_valid; ++b) {
         const Vec2 truth_now = bot_position(b, now);
+        const Vec2 truth_prev = bot_position(b, prev_now_ms_);
         const float seen_error = distance(c.drawn_bots[b], bot_position(b, c.seen_ms));
         render += distance(c.drawn_bots[b], truth_now);
         reconstruct += seen_error;
-        if (c.has_prev) {
-            const Vec2 truth_step = truth_now - bot_position(b, prev_now_ms_);
-            stutter += ((c.drawn_bots[b] - c.prev_drawn_bots[b]) - truth_step).length();
+        const Vec2 motion = c.drawn_bots[b] - c.prev_drawn_bots[b];
+        if (bot_stutter) {
+            const Vec2 truth_change = (truth_now - truth_prev) - (truth_prev - bot_position(b, prev2_now_ms_));
+            stutter += ((motion - c.prev_bot_motion[b]) - truth_change).length();
         }
+        c.prev_bot_motion[b] = motion;
         if (c.bot_kinds[b] == SampleKind::Extrapolated || c.bot_kinds[b] == SampleKind::Capped) {
             ++extrapolated;
             extrapolation_error += seen_error;
@@ -544,14 +549,16 @@ void NetcodeSim::measure(ClientLane& c) {
     }
     const float bots = static_cast<float>(Arena::kBots);
     const float prediction_error = distance(c.drawn_player, ideal_);
+    const Vec2 player_motion = c.drawn_player - c.prev_drawn_player;
+    const Vec2 ideal_change = (ideal_ - prev_ideal_) - (prev_ideal_ - prev2_ideal_);
     const float player_stutter =
-        c.has_prev ? ((c.drawn_player - c.prev_drawn_player) - (ideal_ - prev_ideal_)).length() : 0.0f;
+        c.player_frames >= 2 ? ((player_motion - c.prev_player_motion) - ideal_change).length() : 0.0f;
     c.prediction_error.add(prediction_error);
     c.player_stutter.add(player_stutter);
     if (c.drawn_valid) {
         c.render_error.add(render / bots);
         c.reconstruct_error.add(reconstruct / bots);
-        if (c.has_prev) c.remote_stutter.add(stutter / bots);
+        if (bot_stutter) c.remote_stutter.add(stutter / bots);
     }
     if (local_ms_ >= stats_from_s * 1000.0 && c.drawn_valid) {
         LaneStats& s = c.stats;
@@ -565,14 +572,18 @@ void NetcodeSim::measure(ClientLane& c) {
         s.extrapolation_error += extrapolation_error;
     }
     c.prev_drawn_player = c.drawn_player;
+    c.prev_player_motion = player_motion;
     c.prev_drawn_bots = c.drawn_bots;
-    c.has_prev = c.drawn_valid;
+    ++c.player_frames;
+    c.bot_frames = c.drawn_valid ? c.bot_frames + 1 : 0;
 }
 
 void NetcodeSim::step(double dt_s) {
     assert(dt_s > 0.0 && "NetcodeSim::step: dt must be positive");
     const double dt_ms = dt_s * 1000.0;
+    prev2_now_ms_ = prev_now_ms_;
     prev_now_ms_ = server_now_ms();
+    prev2_ideal_ = prev_ideal_;
     prev_ideal_ = ideal_;
     local_ms_ += dt_ms;
     // Server ticks that fall inside this frame, at their own times.

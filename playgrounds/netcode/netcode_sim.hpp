@@ -221,9 +221,14 @@ struct ClientLane {
     double clock_rate = 1.0;
     double clock_ms = 0.0;             // the server-time estimate drawn from
     bool drawn_valid = false;
+    // The previous frame's drawing and motion, for the stutter meters: stutter is how much the
+    // drawn motion changed from one frame to the next beyond the truth's own change (px).
     Vec2 prev_drawn_player{};
+    Vec2 prev_player_motion{};
     std::array<Vec2, Arena::kBots> prev_drawn_bots{};
-    bool has_prev = false;
+    std::array<Vec2, Arena::kBots> prev_bot_motion{};
+    std::uint64_t player_frames = 0;  // frames measured
+    std::uint64_t bot_frames = 0;     // consecutive frames the bots were drawn
 
     RateMeter up_meter, down_meter;
     RecentMean prediction_error, player_stutter, render_error, reconstruct_error, remote_stutter, correction;
@@ -294,8 +299,8 @@ private:
     double next_tick_ms_ = 0.0;  // local time of the next server tick
     std::uint64_t server_ticks_ = 0;
     Vec2 ideal_{};
-    Vec2 prev_ideal_{};
-    double prev_now_ms_ = 0.0;  // server time at the previous frame
+    Vec2 prev_ideal_{}, prev2_ideal_{};           // the ideal player one and two frames ago
+    double prev_now_ms_ = 0.0, prev2_now_ms_ = 0.0;  // server time one and two frames ago
     Vec2 user_dir_{};
     std::size_t waypoint_ = 0;
     double leg_deadline_ms_ = 0.0;  // the pilot moves on from a blocked waypoint at this time
