@@ -1,7 +1,9 @@
 // `./vantage report netcode`: the tables behind playgrounds/netcode/README.md. Every cell is
 // one headless run of NetcodeSim (the same seed, so the same packets are lost in every
 // variant), measured after the start-up transient.
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 #include <functional>
 #include <string>
 #include <vector>
@@ -176,6 +178,51 @@ void extrapolation_table(const ReportOptions& o, std::FILE* out, bool adaptive) 
     }
 }
 
+// A latency step part-way through a run, with each clock policy: no sync (the estimate is
+// started once and never corrected), sync by snapping 8% of the error per arrival, and sync
+// by dilating the rate. Measured over the 20 s after the step.
+void clock_table(const ReportOptions& o, std::FILE* out) {
+    title(out, o.csv,
+          "Clock: one-way latency steps at 8 s; the 20 s after it. 10 Hz server, adaptive buffering and extrapolation "
+          "on");
+    Table t(out, o.csv,
+            {"step_ms", "clock", "render_err", "stutter", "dead_reckoned", "least_step_ms", "most_step_ms",
+             "steps_back"});
+    const double frame_ms = 1000.0 / o.tick_hz;
+    for (const auto& [from, to] : {std::pair{50.0, 200.0}, std::pair{200.0, 50.0}}) {
+        for (int policy = 0; policy < 3; ++policy) {
+            NetcodeSim sim;
+            sim.reset(o.seed);
+            sim.set("latency_ms", from);
+            sim.set("clock_sync", policy > 0 ? 1 : 0);
+            sim.set("smooth_clock", policy == 2 ? 1 : 0);
+            sim.stats_from_s = 8.0;
+            const double dt = 1.0 / o.tick_hz;
+            const auto before = static_cast<long>(8.0 * o.tick_hz + 0.5);
+            for (long i = 0; i < before; ++i) sim.step(dt);
+            sim.set("latency_ms", to);
+            double last = sim.lane(1).clock_ms, least = 1e9, most = 0.0;
+            int back = 0;
+            for (long i = 0; i < static_cast<long>(20.0 * o.tick_hz + 0.5); ++i) {
+                sim.step(dt);
+                const double advance = sim.lane(1).clock_ms - last;
+                last = sim.lane(1).clock_ms;
+                least = std::min(least, advance);
+                most = std::max(most, advance);
+                back += advance < 0.0 ? 1 : 0;
+            }
+            const LaneStats& st = sim.lane(1).stats;
+            const char* names[] = {"none", "snap 8%", "rate +-10%"};
+            t.print({num(from, 0) + "->" + num(to, 0), names[policy], num(st.mean(st.render_error)),
+                     num(st.mean(st.remote_stutter), 2),
+                     pct(static_cast<double>(st.extrapolated_frames), static_cast<double>(st.frames * Arena::kBots)),
+                     num(least, 1), num(most, 1), std::to_string(back)});
+        }
+    }
+    std::fprintf(out, "%s(a frame is %.1f ms: the rate clock's steps stay within 0.9x..1.1x of it)\n", o.csv ? "# " : "",
+                 frame_ms);
+}
+
 }  // namespace
 
 void report_netcode(const ReportOptions& o, std::FILE* out) {
@@ -188,6 +235,7 @@ void report_netcode(const ReportOptions& o, std::FILE* out) {
     lag_compensation_table(o, out);
     extrapolation_table(o, out, true);
     extrapolation_table(o, out, false);
+    clock_table(o, out);
 }
 
 }  // namespace vantage::play
