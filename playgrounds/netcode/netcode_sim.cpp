@@ -388,7 +388,9 @@ void NetcodeSim::client_receive(ClientLane& c) {
 
         const Vec2 before = c.entity.predicted();
         const Reconciliation r = c.entity.reconcile(p.player, p.acked_seq, step_client);
-        if (r.outcome != Reconciliation::Outcome::Stale) {
+        // Every lane reconciles its bookkeeping (the pending inputs it resends); only a lane
+        // that draws the reconciled prediction sees a correction.
+        if (r.outcome != Reconciliation::Outcome::Stale && c.mech.reconciliation) {
             const float jump = distance(before, c.entity.predicted());
             c.correction.add(jump);
             if (jump > 0.0f) ++c.corrections;

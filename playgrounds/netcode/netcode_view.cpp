@@ -118,7 +118,8 @@ void draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
     }
     char title[160];
     std::snprintf(title, sizeof title, "client %s: %s", c.name, mechanism_list(c.mech).c_str());
-    w.text({6, 4}, kTextColor, title);
+    w.dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(w.origin.x + 4.0f, w.origin.y + 2.0f), kTextColor, title,
+                  nullptr, w.size.x - 8.0f);
     end_world_view(w);
 }
 
