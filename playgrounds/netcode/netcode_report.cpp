@@ -19,6 +19,8 @@ constexpr double kLosses[] = {0.0, 5.0, 20.0};
 
 struct Run {
     LaneStats off, on;
+    double off_present_px = 0.0, off_rewound_px = 0.0;  // mean distance from aim to the nearest target
+    double on_present_px = 0.0, on_rewound_px = 0.0;
 };
 
 Run run(const ReportOptions& o, const std::function<void(NetcodeSim&)>& setup) {
@@ -28,7 +30,15 @@ Run run(const ReportOptions& o, const std::function<void(NetcodeSim&)>& setup) {
     const double dt = 1.0 / o.tick_hz;
     const auto ticks = static_cast<long>((o.seconds + sim.stats_from_s) * o.tick_hz + 0.5);
     for (long t = 0; t < ticks; ++t) sim.step(dt);
-    return {sim.lane(0).stats, sim.lane(1).stats};
+    auto mean = [](double sum, std::uint64_t n) { return n ? sum / static_cast<double>(n) : 0.0; };
+    const ServerSession& off = sim.lane(0).server;
+    const ServerSession& on = sim.lane(1).server;
+    return {sim.lane(0).stats,
+            sim.lane(1).stats,
+            mean(off.present_miss_px, off.judged),
+            mean(off.rewound_miss_px, off.judged),
+            mean(on.present_miss_px, on.judged),
+            mean(on.rewound_miss_px, on.judged)};
 }
 
 class Table {
@@ -135,9 +145,10 @@ void remote_table(const ReportOptions& o, std::FILE* out) {
 void lag_compensation_table(const ReportOptions& o, std::FILE* out) {
     title(out, o.csv,
           "Shots: the same shots judged rewound to the time the shooter saw (lag compensation) and against the "
-          "present; hit radius 18 px");
+          "present; hit radius 18 px; px: mean distance from the aim to the nearest target");
     Table t(out, o.csv,
-            {"latency_ms", "loss_%", "shots", "interp:rewound", "interp:present", "newest:rewound", "newest:present"});
+            {"latency_ms", "loss_%", "shots", "interp:rewound", "interp:present", "newest:rewound", "newest:present",
+             "interp:px_rewound", "interp:px_present", "newest:px_rewound", "newest:px_present"});
     for (double latency : kLatencies) {
         for (double loss : kLosses) {
             const Run r = run(o, [&](NetcodeSim& s) { network(s, latency, loss, 0.0); });
@@ -145,7 +156,8 @@ void lag_compensation_table(const ReportOptions& o, std::FILE* out) {
                      pct(static_cast<double>(r.on.hits_rewound), static_cast<double>(r.on.shots)),
                      pct(static_cast<double>(r.on.hits_present), static_cast<double>(r.on.shots)),
                      pct(static_cast<double>(r.off.hits_rewound), static_cast<double>(r.off.shots)),
-                     pct(static_cast<double>(r.off.hits_present), static_cast<double>(r.off.shots))});
+                     pct(static_cast<double>(r.off.hits_present), static_cast<double>(r.off.shots)),
+                     num(r.on_rewound_px), num(r.on_present_px), num(r.off_rewound_px), num(r.off_present_px)});
         }
     }
 }

@@ -294,6 +294,7 @@ void NetcodeSim::judge(ServerSession& s, const ShotMsg& shot, double server_ms) 
     ShotVerdict v;
     v.id = shot.id;
     float nearest = std::numeric_limits<float>::infinity();
+    float nearest_present = std::numeric_limits<float>::infinity();
     for (std::uint32_t b = 0; b < Arena::kBots; ++b) {
         const auto past = history_.get_interpolated_state(b, target.time_ms);
         if (past && past->inside()) {
@@ -304,9 +305,16 @@ void NetcodeSim::judge(ServerSession& s, const ShotMsg& shot, double server_ms) 
                 v.rewound = past->state;
             }
         }
-        if (distance(bot_position(b, server_ms), shot.aim) <= Arena::kHitRadius) v.hit_present = true;
+        const float present = distance(bot_position(b, server_ms), shot.aim);
+        if (present <= Arena::kHitRadius) v.hit_present = true;
+        nearest_present = std::min(nearest_present, present);
     }
     push_bounded(s.verdicts, v, kVerdictsRepeated);
+    if (local_ms_ >= stats_from_s * 1000.0 && std::isfinite(nearest)) {
+        ++s.judged;
+        s.present_miss_px += nearest_present;
+        s.rewound_miss_px += nearest;
+    }
 }
 
 void NetcodeSim::server_tick(double t) {
