@@ -3,9 +3,9 @@
 // variant), measured after the start-up transient.
 #include <algorithm>
 #include <cstdio>
-#include <utility>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netcode/netcode_sim.hpp"
@@ -74,9 +74,13 @@ std::string num(double v, int decimals = 1) {
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     return buf;
 }
-std::string pct(double part, double whole) { return whole > 0.0 ? num(100.0 * part / whole, 0) + "%" : "-"; }
+std::string pct(double part, double whole) {
+    return whole > 0.0 ? num(100.0 * part / whole, 0) + "%" : "-";
+}
 
-void title(std::FILE* out, bool csv, const char* text) { std::fprintf(out, csv ? "\n# %s\n" : "\n%s\n", text); }
+void title(std::FILE* out, bool csv, const char* text) {
+    std::fprintf(out, csv ? "\n# %s\n" : "\n%s\n", text);
+}
 
 void network(NetcodeSim& sim, double latency, double loss, double jitter) {
     sim.set("latency_ms", latency);
@@ -108,8 +112,7 @@ void player_table(const ReportOptions& o, std::FILE* out) {
                      num(reconciled.on.mean(reconciled.on.prediction_error)),
                      num(smoothed.on.mean(smoothed.on.prediction_error)),
                      num(reconciled.on.mean(reconciled.on.player_stutter), 2),
-                     num(smoothed.on.mean(smoothed.on.player_stutter), 2),
-                     num(smoothed.on.up_bytes / o.seconds, 0)});
+                     num(smoothed.on.mean(smoothed.on.player_stutter), 2), num(smoothed.on.up_bytes / o.seconds, 0)});
         }
     }
 }
@@ -197,9 +200,9 @@ void clock_table(const ReportOptions& o, std::FILE* out) {
     title(out, o.csv,
           "Clock: one-way latency steps at 8 s; the 20 s after it. 10 Hz server, adaptive buffering and extrapolation "
           "on");
-    Table t(out, o.csv,
-            {"step_ms", "clock", "render_err", "stutter", "dead_reckoned", "least_step_ms", "most_step_ms",
-             "steps_back"});
+    Table t(
+        out, o.csv,
+        {"step_ms", "clock", "render_err", "stutter", "dead_reckoned", "least_step_ms", "most_step_ms", "steps_back"});
     const double frame_ms = 1000.0 / o.tick_hz;
     for (const auto& [from, to] : {std::pair{50.0, 200.0}, std::pair{200.0, 50.0}}) {
         for (int policy = 0; policy < 3; ++policy) {
@@ -231,17 +234,19 @@ void clock_table(const ReportOptions& o, std::FILE* out) {
                      num(least, 1), num(most, 1), std::to_string(back)});
         }
     }
-    std::fprintf(out, "%s(a frame is %.1f ms: the rate clock's steps stay within 0.9x..1.1x of it)\n", o.csv ? "# " : "",
-                 frame_ms);
+    std::fprintf(out, "%s(a frame is %.1f ms: the rate clock's steps stay within 0.9x..1.1x of it)\n",
+                 o.csv ? "# " : "", frame_ms);
 }
 
 }  // namespace
 
 void report_netcode(const ReportOptions& o, std::FILE* out) {
-    std::fprintf(out, "netcode report: seed %llu, %.0f simulated s per cell after a %.0f s warm-up, %d Hz client frames\n",
+    std::fprintf(out,
+                 "netcode report: seed %llu, %.0f simulated s per cell after a %.0f s warm-up, %d Hz client frames\n",
                  static_cast<unsigned long long>(o.seed), o.seconds, NetcodeSim{}.stats_from_s, o.tick_hz);
-    std::fprintf(out, "every lane sees the same inputs, shots and lost packets; 'none'/'newest' is the lane with "
-                      "everything off\n");
+    std::fprintf(out,
+                 "every lane sees the same inputs, shots and lost packets; 'none'/'newest' is the lane with "
+                 "everything off\n");
     player_table(o, out);
     remote_table(o, out);
     lag_compensation_table(o, out);

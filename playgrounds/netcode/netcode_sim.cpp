@@ -12,12 +12,12 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kTwoPi = 2.0 * kPi;
-constexpr std::size_t kInboxCap = 256;      // the reference server's input inbox
-constexpr std::size_t kTimelineCap = 192;   // packets remembered for the strip
+constexpr std::size_t kInboxCap = 256;     // the reference server's input inbox
+constexpr std::size_t kTimelineCap = 192;  // packets remembered for the strip
 constexpr std::size_t kShotTraceCap = 16;
 constexpr std::size_t kVerdictsRepeated = 4;
 constexpr double kRttGain = 0.1;
-constexpr double kLegSlackMs = 300.0;       // a blocked leg is abandoned this long after it should have ended
+constexpr double kLegSlackMs = 300.0;  // a blocked leg is abandoned this long after it should have ended
 
 // sin from + and * only (range reduction, then the Taylor series to x^15 on [-pi/2, pi/2],
 // error below 1e-11): libm's sin may differ by an ulp between glibc and Emscripten's musl,
@@ -27,16 +27,22 @@ double portable_sin(double x) {
     if (x > kPi) x -= kTwoPi;
     if (x > 0.5 * kPi) x = kPi - x;
     if (x < -0.5 * kPi) x = -kPi - x;
+    // Taylor coefficients of sin / x in powers of x^2, highest first (x^14 down to x^0).
+    constexpr double kCoefficients[] = {-1.0 / 1307674368000.0, 1.0 / 6227020800.0, -1.0 / 39916800.0, 1.0 / 362880.0,
+                                        -1.0 / 5040.0,          1.0 / 120.0,        -1.0 / 6.0,        1.0};
     const double x2 = x * x;
-    return x * (1.0 + x2 * (-1.0 / 6.0 + x2 * (1.0 / 120.0 + x2 * (-1.0 / 5040.0 + x2 * (1.0 / 362880.0 +
-           x2 * (-1.0 / 39916800.0 + x2 * (1.0 / 6227020800.0 - x2 / 1307674368000.0)))))));
+    double sum = 0.0;
+    for (double c : kCoefficients) sum = sum * x2 + c;
+    return x * sum;
 }
-double portable_cos(double x) { return portable_sin(x + 0.5 * kPi); }
+double portable_cos(double x) {
+    return portable_sin(x + 0.5 * kPi);
+}
 
 // Waypoints of the scripted pilot: a loop round the arena with one leg pushed into each face
 // of the wall (blocked until the leg times out).
 constexpr std::array<Vec2, 8> kWaypoints = {Vec2{120, 100}, Vec2{700, 100}, Vec2{700, 280}, Vec2{380, 280},
-                                           Vec2{700, 470}, Vec2{120, 470}, Vec2{120, 280}, Vec2{720, 280}};
+                                            Vec2{700, 470}, Vec2{120, 470}, Vec2{120, 280}, Vec2{720, 280}};
 constexpr Vec2 kPlayerStart{120.0f, 280.0f};
 
 bool inside_wall(Vec2 p) {
@@ -56,13 +62,17 @@ void move(Vec2& p, const MoveInput& m, bool wall) {
     next.y = std::clamp(next.y, r, Arena::kHeight - r);
     if (wall) {
         // Resolve one axis at a time, so the player slides along the wall's face.
-        if (inside_wall({next.x, p.y})) next.x = p.x <= Arena::kWallMinX - r ? Arena::kWallMinX - r : Arena::kWallMaxX + r;
-        if (inside_wall({next.x, next.y})) next.y = p.y <= Arena::kWallMinY - r ? Arena::kWallMinY - r : Arena::kWallMaxY + r;
+        if (inside_wall({next.x, p.y}))
+            next.x = p.x <= Arena::kWallMinX - r ? Arena::kWallMinX - r : Arena::kWallMaxX + r;
+        if (inside_wall({next.x, next.y}))
+            next.y = p.y <= Arena::kWallMinY - r ? Arena::kWallMinY - r : Arena::kWallMaxY + r;
     }
     p = next;
 }
 
-std::int8_t axis(float v) { return static_cast<std::int8_t>(std::lround(std::clamp(v, -1.0f, 1.0f) * 127.0f)); }
+std::int8_t axis(float v) {
+    return static_cast<std::int8_t>(std::lround(std::clamp(v, -1.0f, 1.0f) * 127.0f));
+}
 
 void ewma(double& value, std::uint64_t& samples, double sample) {
     value = samples == 0 ? sample : value + kRttGain * (sample - value);
@@ -83,23 +93,30 @@ PacketMark* find_mark(std::vector<PacketMark>& timeline, bool up, std::uint64_t 
 
 }  // namespace
 
-void step_client(Vec2& p, const MoveInput& m) { move(p, m, false); }
-void step_server(Vec2& p, const MoveInput& m) { move(p, m, true); }
+void step_client(Vec2& p, const MoveInput& m) {
+    move(p, m, false);
+}
+void step_server(Vec2& p, const MoveInput& m) {
+    move(p, m, true);
+}
 
 Vec2 bot_position(std::size_t i, double server_ms) {
     const double t = server_ms / 1000.0;
     switch (i) {
         case 0: {  // an ellipse in the top-left room, ~180 px/s
             const double a = 1.7 * t;
-            return {static_cast<float>(200.0 + 120.0 * portable_cos(a)), static_cast<float>(170.0 + 90.0 * portable_sin(a))};
+            return {static_cast<float>(200.0 + 120.0 * portable_cos(a)),
+                    static_cast<float>(170.0 + 90.0 * portable_sin(a))};
         }
         case 1: {  // a figure of eight along the bottom, up to ~230 px/s
             const double a = 1.0 * t + 1.0;
-            return {static_cast<float>(300.0 + 170.0 * portable_sin(a)), static_cast<float>(400.0 + 80.0 * portable_sin(2.0 * a))};
+            return {static_cast<float>(300.0 + 170.0 * portable_sin(a)),
+                    static_cast<float>(400.0 + 80.0 * portable_sin(2.0 * a))};
         }
         default: {  // a tall ellipse behind the wall, ~165 px/s
             const double a = -1.3 * t + 2.0;
-            return {static_cast<float>(690.0 + 80.0 * portable_cos(a)), static_cast<float>(280.0 + 150.0 * portable_sin(a))};
+            return {static_cast<float>(690.0 + 80.0 * portable_cos(a)),
+                    static_cast<float>(280.0 + 150.0 * portable_sin(a))};
         }
     }
 }
@@ -153,8 +170,8 @@ NetcodeSim::NetcodeSim() {
                                 [this, field] { return settings_.*field ? 1.0 : 0.0; },
                                 [this, field](double v) { settings_.*field = v != 0.0; }});
     };
-    real("latency_ms", "latency (one-way)", "ms", "one-way delay, each direction", 0.0, 500.0, &NetcodeSettings::latency_ms,
-         true);
+    real("latency_ms", "latency (one-way)", "ms", "one-way delay, each direction", 0.0, 500.0,
+         &NetcodeSettings::latency_ms, true);
     real("jitter_ms", "jitter", "ms", "extra delay, uniform from 0 to this, each direction", 0.0, 200.0,
          &NetcodeSettings::jitter_ms, true);
     real("loss_pct", "packet loss", "%", "packets lost, each direction", 0.0, 50.0, &NetcodeSettings::loss_pct, true);
@@ -174,8 +191,8 @@ NetcodeSim::NetcodeSim() {
          &NetcodeSettings::render_delay_ms, false);
     flag("extrapolation", "extrapolation (dead reckoning)", "keep remotes moving past the newest snapshot",
          &NetcodeSettings::extrapolation);
-    real("extrapolation_cap_ms", "extrapolation cap", "ms", "longest dead reckoning; then the remote holds", 0.0, 1000.0,
-         &NetcodeSettings::extrapolation_cap_ms, false);
+    real("extrapolation_cap_ms", "extrapolation cap", "ms", "longest dead reckoning; then the remote holds", 0.0,
+         1000.0, &NetcodeSettings::extrapolation_cap_ms, false);
     flag("second_order", "second order (fit a curve)", "extrapolate along a parabola through three snapshots",
          &NetcodeSettings::second_order);
     real("curve_trust", "curve trust", "", "how much of the curve's departure from the line to apply", 0.0, 1.0,
@@ -188,10 +205,12 @@ NetcodeSim::NetcodeSim() {
          &NetcodeSettings::smooth_clock);
     flag("lag_compensation", "lag compensation", "the server judges shots against the past the shooter saw",
          &NetcodeSettings::lag_compensation);
-    flag("autopilot", "autopilot", "a scripted pilot steers; off: steer with WASD / arrows", &NetcodeSettings::autopilot);
+    flag("autopilot", "autopilot", "a scripted pilot steers; off: steer with WASD / arrows",
+         &NetcodeSettings::autopilot);
     flag("auto_shoot", "scripted shots", "fire at the bots on a schedule (right-click a bot to shoot too)",
          &NetcodeSettings::auto_shoot);
-    real("shots_per_s", "shot rate", "1/s", "scripted shots per second", 0.2, 5.0, &NetcodeSettings::shots_per_s, false);
+    real("shots_per_s", "shot rate", "1/s", "scripted shots per second", 0.2, 5.0, &NetcodeSettings::shots_per_s,
+         false);
     flag("show_ghost", "show server ghost", "draw the server-confirmed player as a ring", &NetcodeSettings::show_ghost);
     reset(1);
 }
@@ -264,7 +283,9 @@ void NetcodeSim::reset(std::uint64_t seed) {
     apply_link_options();
 }
 
-Vec2 NetcodeSim::waypoint() const { return kWaypoints[waypoint_]; }
+Vec2 NetcodeSim::waypoint() const {
+    return kWaypoints[waypoint_];
+}
 
 MoveInput NetcodeSim::next_input(double dt_ms) {
     Vec2 dir = user_dir_;
@@ -354,8 +375,7 @@ void NetcodeSim::server_tick(double t) {
                 s.echo_arrived_ms = in.arrived_ms;
             }
             if (p.echo_server_ms > 0.0) {
-                ewma(s.rtt_ms, s.rtt_samples,
-                     in.arrived_ms + kServerClockOffsetMs - p.echo_server_ms - p.echo_hold_ms);
+                ewma(s.rtt_ms, s.rtt_samples, in.arrived_ms + kServerClockOffsetMs - p.echo_server_ms - p.echo_hold_ms);
             }
         }
         s.inbox.clear();

@@ -98,8 +98,8 @@ struct Arena {
     static constexpr float kWallMinY = 120.0f, kWallMaxY = 440.0f;
     static constexpr float kPlayerRadius = 12.0f;
     static constexpr float kBotRadius = 14.0f;
-    static constexpr float kSpeed = 240.0f;      // player speed, px/s
-    static constexpr float kHitRadius = 18.0f;   // a shot within this of a target hits
+    static constexpr float kSpeed = 240.0f;         // player speed, px/s
+    static constexpr float kHitRadius = 18.0f;      // a shot within this of a target hits
     static constexpr double kMaxRewindMs = 1000.0;  // Source's sv_maxunlag
     static constexpr std::size_t kBots = 3;
 };
@@ -137,11 +137,11 @@ struct PacketMark {
 // A shot as its lane remembers it, for the flash.
 struct ShotTrace {
     std::uint32_t id = 0;
-    double fired_ms = 0.0;   // local time
+    double fired_ms = 0.0;  // local time
     Vec2 from{};
     Vec2 aim{};
     bool judged = false;
-    bool hit = false;        // the verdict this lane counts (rewound or present, by its setting)
+    bool hit = false;  // the verdict this lane counts (rewound or present, by its setting)
     bool hit_rewound = false;
     bool hit_present = false;
     Vec2 rewound{};
@@ -172,11 +172,11 @@ struct ServerSession {
         double arrived_ms;  // local time the packet arrived
         InputPacket packet;
     };
-    std::vector<Arrival> inbox;          // decoded, awaiting the next tick (capped)
-    std::vector<ShotVerdict> verdicts;   // the newest few, repeated in every state
-    double echo_client_ms = 0.0;         // newest client send time received
-    double echo_arrived_ms = 0.0;        // local time it arrived
-    double rtt_ms = 0.0;                 // server-measured round trip (EWMA), 0 until measured
+    std::vector<Arrival> inbox;         // decoded, awaiting the next tick (capped)
+    std::vector<ShotVerdict> verdicts;  // the newest few, repeated in every state
+    double echo_client_ms = 0.0;        // newest client send time received
+    double echo_arrived_ms = 0.0;       // local time it arrived
+    double rtt_ms = 0.0;                // server-measured round trip (EWMA), 0 until measured
     // Shots judged since NetcodeSim::stats_from_s, and the summed distance from each aim to
     // the nearest target's present and rewound positions (px): how far the misses missed.
     std::uint64_t judged = 0;
@@ -196,18 +196,18 @@ struct ClientLane {
     ServerSession server;
 
     PredictedEntity<Vec2, MoveInput> entity{Vec2{}};
-    Vec2 free_prediction{};            // prediction never reconciled (reconciliation off)
+    Vec2 free_prediction{};  // prediction never reconciled (reconciliation off)
     CorrectionSmoother<Vec2> smoother;
-    Vec2 authority{};                  // newest server-confirmed player (the ghost)
+    Vec2 authority{};  // newest server-confirmed player (the ghost)
     bool has_state = false;
-    double newest_stamp_ms = 0.0;      // newest server stamp received
-    double newest_arrived_ms = 0.0;    // local time it arrived
+    double newest_stamp_ms = 0.0;    // newest server stamp received
+    double newest_arrived_ms = 0.0;  // local time it arrived
     std::array<SnapshotBuffer<Vec2>, Arena::kBots> snapshots;
     SmoothClock rate_clock{{.mode = ClockMode::Rate}};
     SmoothClock snap_clock{{.mode = ClockMode::Snap, .snap_strength = 0.08}};
-    SmoothClock free_clock;            // started by the first stamp, never corrected
+    SmoothClock free_clock;  // started by the first stamp, never corrected
     AdaptiveDelay delay;
-    double client_rtt_ms = 0.0;        // client-measured round trip (EWMA), 0 until measured
+    double client_rtt_ms = 0.0;  // client-measured round trip (EWMA), 0 until measured
     std::uint64_t rtt_samples = 0;
     std::uint64_t decode_errors = 0;
 
@@ -220,11 +220,11 @@ struct ClientLane {
     Vec2 drawn_player{};
     std::array<Vec2, Arena::kBots> drawn_bots{};
     std::array<SampleKind, Arena::kBots> bot_kinds{};
-    double seen_ms = 0.0;              // server time of the remote state drawn
-    double render_ms = 0.0;            // the render time (interpolation) or the newest stamp
+    double seen_ms = 0.0;    // server time of the remote state drawn
+    double render_ms = 0.0;  // the render time (interpolation) or the newest stamp
     double delay_in_use_ms = 0.0;
     double clock_rate = 1.0;
-    double clock_ms = 0.0;             // the server-time estimate drawn from
+    double clock_ms = 0.0;  // the server-time estimate drawn from
     bool drawn_valid = false;
     // The previous frame's drawing and motion, for the stutter meters: stutter is how much the
     // drawn motion changed from one frame to the next beyond the truth's own change (px).
@@ -238,10 +238,10 @@ struct ClientLane {
     RateMeter up_meter, down_meter;
     RecentMean prediction_error, player_stutter, render_error, reconstruct_error, remote_stutter, correction;
     LaneStats stats;
-    std::uint64_t corrections = 0;     // reconciliations that moved the prediction
-    std::uint64_t shots_judged = 0;    // verdicts received (lifetime)
-    std::uint64_t hits_rewound = 0;    // of those, hits when rewound (lag compensation)
-    std::uint64_t hits_present = 0;    // of those, hits against the present
+    std::uint64_t corrections = 0;   // reconciliations that moved the prediction
+    std::uint64_t shots_judged = 0;  // verdicts received (lifetime)
+    std::uint64_t hits_rewound = 0;  // of those, hits when rewound (lag compensation)
+    std::uint64_t hits_present = 0;  // of those, hits against the present
 
     const SmoothClock& clock() const;
 };
@@ -293,7 +293,8 @@ private:
     MoveInput next_input(double dt_ms);
     void server_tick(double local_ms);
     void client_receive(ClientLane& c);
-    void client_frame(ClientLane& c, const MoveInput& m, double dt_ms, const std::optional<std::size_t>& scripted_target);
+    void client_frame(ClientLane& c, const MoveInput& m, double dt_ms,
+                      const std::optional<std::size_t>& scripted_target);
     void judge(ServerSession& s, const ShotMsg& shot, double server_ms);
     void measure(ClientLane& c);
 
@@ -304,7 +305,7 @@ private:
     double next_tick_ms_ = 0.0;  // local time of the next server tick
     std::uint64_t server_ticks_ = 0;
     Vec2 ideal_{};
-    Vec2 prev_ideal_{}, prev2_ideal_{};           // the ideal player one and two frames ago
+    Vec2 prev_ideal_{}, prev2_ideal_{};              // the ideal player one and two frames ago
     double prev_now_ms_ = 0.0, prev2_now_ms_ = 0.0;  // server time one and two frames ago
     Vec2 user_dir_{};
     std::size_t waypoint_ = 0;

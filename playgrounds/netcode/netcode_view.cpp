@@ -67,7 +67,8 @@ std::string mechanism_list(const Mechanisms& m) {
 }
 
 void draw_truth(const NetcodeSim& sim, ImVec2 size) {
-    const WorldView w = begin_world_view("truth", size, {Arena::kWidth * 0.5f, Arena::kHeight * 0.5f}, Arena::kHeight * 0.5f);
+    const WorldView w =
+        begin_world_view("truth", size, {Arena::kWidth * 0.5f, Arena::kHeight * 0.5f}, Arena::kHeight * 0.5f);
     draw_arena(w, true);
     w.circle(sim.ideal_player(), Arena::kPlayerRadius + 3.0f, fade(kGhostColor, 0.6f));
     w.disc(sim.server_player(), Arena::kPlayerRadius, kPlayerColor);
@@ -88,12 +89,14 @@ void draw_truth(const NetcodeSim& sim, ImVec2 size) {
 
 void draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
     const ClientLane& c = sim.lane(index);
-    const WorldView w = begin_world_view(c.name, size, {Arena::kWidth * 0.5f, Arena::kHeight * 0.5f}, Arena::kHeight * 0.5f);
+    const WorldView w =
+        begin_world_view(c.name, size, {Arena::kWidth * 0.5f, Arena::kHeight * 0.5f}, Arena::kHeight * 0.5f);
     // Steering and shooting through this lane (input goes to the simulation; it never reads the view).
     if (ImGui::IsItemHovered()) {
         const Vec2 mouse = to_world(w, ImGui::GetIO().MousePos);
         if (!sim.settings().autopilot) {
-            sim.set_user_direction(ImGui::IsMouseDown(ImGuiMouseButton_Left) ? (mouse - c.drawn_player).normalize() : Vec2{});
+            sim.set_user_direction(ImGui::IsMouseDown(ImGuiMouseButton_Left) ? (mouse - c.drawn_player).normalize()
+                                                                             : Vec2{});
         }
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) sim.request_shot(index, mouse);
     }
@@ -118,8 +121,8 @@ void draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
     }
     char title[160];
     std::snprintf(title, sizeof title, "client %s: %s", c.name, mechanism_list(c.mech).c_str());
-    w.dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(w.origin.x + 4.0f, w.origin.y + 2.0f), kTextColor, title,
-                  nullptr, w.size.x - 8.0f);
+    w.dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(w.origin.x + 4.0f, w.origin.y + 2.0f), kTextColor,
+                  title, nullptr, w.size.x - 8.0f);
     end_world_view(w);
 }
 
@@ -132,7 +135,9 @@ void draw_timeline(const NetcodeSim& sim, const ClientLane& c, float width) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(o, ImVec2(o.x + width, o.y + height), IM_COL32(20, 24, 32, 255));
     const double now = sim.local_ms();
-    auto x_of = [&](double t) { return o.x + width * static_cast<float>(std::clamp((t - (now - kStripMs)) / kStripMs, 0.0, 1.0)); };
+    auto x_of = [&](double t) {
+        return o.x + width * static_cast<float>(std::clamp((t - (now - kStripMs)) / kStripMs, 0.0, 1.0));
+    };
     const float up_y = o.y + 12.0f, down_y = o.y + 32.0f;
     if (c.mech.interpolation && c.has_state) {
         const double render_local = c.render_ms - NetcodeSim::kServerClockOffsetMs;
@@ -141,7 +146,8 @@ void draw_timeline(const NetcodeSim& sim, const ClientLane& c, float width) {
         dl->AddRectFilled(ImVec2(x_of(std::min(render_local, newest_local)), down_y - 8.0f),
                           ImVec2(x_of(std::max(render_local, newest_local)), down_y + 8.0f),
                           starved ? IM_COL32(200, 60, 60, 90) : IM_COL32(230, 200, 60, 70));
-        dl->AddLine(ImVec2(x_of(render_local), o.y), ImVec2(x_of(render_local), o.y + height), IM_COL32(230, 200, 60, 255));
+        dl->AddLine(ImVec2(x_of(render_local), o.y), ImVec2(x_of(render_local), o.y + height),
+                    IM_COL32(230, 200, 60, 255));
     }
     for (const PacketMark& p : c.timeline) {
         if (p.sent_ms < now - kStripMs && (p.arrived_ms < 0.0 || p.arrived_ms < now - kStripMs)) continue;
@@ -169,17 +175,18 @@ void readouts(const ViewContext& v, const ClientLane& c) {
     ImGui::TextWrapped("prediction error %.1f px  correction %.2f px", m("prediction_error_px"), m("correction_px"));
     ImGui::TextWrapped("render error %.1f px  stutter %.2f px", m("render_error_px"), m("remote_stutter_px"));
     ImGui::TextWrapped("inputs awaiting ack %.0f  (seq %.0f / ack %.0f)", m("inputs_awaiting_ack"), m("input_seq"),
-                m("acked_seq"));
+                       m("acked_seq"));
     if (c.rtt_samples == 0 || c.server.rtt_samples == 0) {
         ImGui::TextWrapped("in flight %.0f  RTT measuring...", m("packets_in_flight"));
     } else {
-        ImGui::TextWrapped("in flight %.0f  RTT %.0f / %.0f ms (client / server)", m("packets_in_flight"), m("rtt_client_ms"),
-                    m("rtt_server_ms"));
+        ImGui::TextWrapped("in flight %.0f  RTT %.0f / %.0f ms (client / server)", m("packets_in_flight"),
+                           m("rtt_client_ms"), m("rtt_server_ms"));
     }
     ImGui::TextWrapped("jitter %.1f ms  interp delay %.0f ms  clock %.3fx", m("jitter_ms"), m("interp_delay_ms"),
-                m("clock_rate"));
+                       m("clock_rate"));
     ImGui::TextWrapped("up %.2f KiB/s  down %.2f KiB/s", m("up_bytes_s") / 1024.0, m("down_bytes_s") / 1024.0);
-    ImGui::TextWrapped("shots %.0f: hits %.0f lag-comp, %.0f present", m("shots"), m("hits_lag_comp"), m("hits_present"));
+    ImGui::TextWrapped("shots %.0f: hits %.0f lag-comp, %.0f present", m("shots"), m("hits_lag_comp"),
+                       m("hits_present"));
 }
 
 void plots(const ViewContext& v, const ClientLane& c, float width) {
@@ -206,8 +213,9 @@ void plots(const ViewContext& v, const ClientLane& c, float width) {
 void draw_netcode_view(ViewContext& v) {
     auto& sim = static_cast<NetcodeSim&>(v.host.current());
     ImGui::BeginChild("controls", ImVec2(330, 0), true);
-    ImGui::TextWrapped("One server, a player and three bots over a slow, lossy link. The wall exists only on the "
-                       "server. Left lane: a client with everything off; right lane: the mechanisms you choose.");
+    ImGui::TextWrapped(
+        "One server, a player and three bots over a slow, lossy link. The wall exists only on the "
+        "server. Left lane: a client with everything off; right lane: the mechanisms you choose.");
     ImGui::Separator();
     ImGui::PushItemWidth(130.0f);
     draw_params(v.host);
@@ -242,11 +250,12 @@ void draw_netcode_view(ViewContext& v) {
         if (col == 0) {
             draw_truth(sim, world);
             ImGui::TextWrapped("server tick %d Hz  ticks %llu", sim.settings().server_hz,
-                        static_cast<unsigned long long>(sim.server_ticks()));
+                               static_cast<unsigned long long>(sim.server_ticks()));
             ImGui::TextWrapped("link: %.0f ms +%.0f ms jitter, %.0f%% loss", sim.settings().latency_ms,
-                        sim.settings().jitter_ms, sim.settings().loss_pct);
-            ImGui::TextWrapped("ring: the player as intended (every input applied at once). Circles: where the "
-                               "server judged the right lane's recent shots, rewound.");
+                               sim.settings().jitter_ms, sim.settings().loss_pct);
+            ImGui::TextWrapped(
+                "ring: the player as intended (every input applied at once). Circles: where the "
+                "server judged the right lane's recent shots, rewound.");
         } else {
             const ClientLane& c = sim.lane(col - 1);
             draw_client(sim, col - 1, world);

@@ -14,10 +14,16 @@ std::uint64_t time_to_wire(double ms) {
 
 namespace {
 
-void write_time(ByteWriter& out, double ms) { out.write_varint(time_to_wire(ms)); }
-double read_time(ByteReader& in) { return time_from_wire(in.read_varint()); }
+void write_time(ByteWriter& out, double ms) {
+    out.write_varint(time_to_wire(ms));
+}
+double read_time(ByteReader& in) {
+    return time_from_wire(in.read_varint());
+}
 
-std::uint8_t axis_to_wire(std::int8_t v) { return static_cast<std::uint8_t>(v); }
+std::uint8_t axis_to_wire(std::int8_t v) {
+    return static_cast<std::uint8_t>(v);
+}
 // -128 is not a direction (the axis is symmetric): refused rather than clamped.
 std::int8_t axis_from_wire(ByteReader& in) {
     const std::uint8_t b = in.read_u8();

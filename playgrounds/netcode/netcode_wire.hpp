@@ -17,7 +17,7 @@
 
 namespace vantage::play {
 
-inline constexpr double kTimeQuantum = 1.0 / 16.0;   // ms per time unit on the wire
+inline constexpr double kTimeQuantum = 1.0 / 16.0;    // ms per time unit on the wire
 inline constexpr float kPositionStep = 1.0f / 16.0f;  // px per position unit on the wire
 inline constexpr std::size_t kMaxInputsPerPacket = 64;
 inline constexpr std::size_t kMaxShotsPerPacket = 8;
@@ -26,9 +26,13 @@ inline constexpr std::size_t kMaxVerdicts = 8;
 
 // Time (ms, >= 0) to its wire units, rounded; and back. Both sides use the decoded value.
 std::uint64_t time_to_wire(double ms);
-constexpr double time_from_wire(std::uint64_t units) { return static_cast<double>(units) * kTimeQuantum; }
+constexpr double time_from_wire(std::uint64_t units) {
+    return static_cast<double>(units) * kTimeQuantum;
+}
 // Rounds a time to what the wire can carry, so a sender can record the value it sends.
-inline double quantize_time(double ms) { return time_from_wire(time_to_wire(ms)); }
+inline double quantize_time(double ms) {
+    return time_from_wire(time_to_wire(ms));
+}
 
 // One input: a direction (each axis -127..127, meaning -1..1) held for a duration.
 struct MoveInput {
@@ -42,37 +46,37 @@ struct MoveInput {
 
 // A shot: where the client aimed, stamped with the server time of the state it was drawing.
 struct ShotMsg {
-    std::uint32_t id = 0;        // from 1, ascending per client
-    double aim_time_ms = 0.0;    // server time of what the shooter saw (quantized)
-    Vec2 aim{};                  // px
+    std::uint32_t id = 0;      // from 1, ascending per client
+    double aim_time_ms = 0.0;  // server time of what the shooter saw (quantized)
+    Vec2 aim{};                // px
     bool operator==(const ShotMsg&) const = default;
 };
 
 struct InputPacket {
-    double client_time_ms = 0.0;   // the client's clock when sent (echoed back for RTT)
-    double echo_server_ms = 0.0;   // newest server stamp received (0: none yet)
-    double echo_hold_ms = 0.0;     // how long ago that stamp arrived, at send time
-    std::uint32_t first_seq = 0;   // sequence of inputs[0]; the rest follow consecutively
+    double client_time_ms = 0.0;  // the client's clock when sent (echoed back for RTT)
+    double echo_server_ms = 0.0;  // newest server stamp received (0: none yet)
+    double echo_hold_ms = 0.0;    // how long ago that stamp arrived, at send time
+    std::uint32_t first_seq = 0;  // sequence of inputs[0]; the rest follow consecutively
     std::vector<MoveInput> inputs;
     std::vector<ShotMsg> shots;
 };
 
 struct ShotVerdict {
     std::uint32_t id = 0;
-    bool hit_rewound = false;   // judged against the target rewound to the shot's aim time
-    bool hit_present = false;   // judged against the target where it is on arrival
-    Vec2 rewound{};             // nearest target's rewound position (px), for drawing
+    bool hit_rewound = false;  // judged against the target rewound to the shot's aim time
+    bool hit_present = false;  // judged against the target where it is on arrival
+    Vec2 rewound{};            // nearest target's rewound position (px), for drawing
     bool operator==(const ShotVerdict&) const = default;
 };
 
 struct StatePacket {
-    double server_time_ms = 0.0;   // the tick this state belongs to
-    std::uint32_t acked_seq = 0;   // newest input applied to `player`
-    double echo_client_ms = 0.0;   // newest client send time received (0: none yet)
-    double echo_hold_ms = 0.0;     // how long that packet waited for this tick
+    double server_time_ms = 0.0;  // the tick this state belongs to
+    std::uint32_t acked_seq = 0;  // newest input applied to `player`
+    double echo_client_ms = 0.0;  // newest client send time received (0: none yet)
+    double echo_hold_ms = 0.0;    // how long that packet waited for this tick
     Vec2 player{};
     std::vector<Vec2> bots;
-    std::uint32_t shot_ack = 0;    // newest shot judged
+    std::uint32_t shot_ack = 0;  // newest shot judged
     std::vector<ShotVerdict> verdicts;
 };
 

@@ -107,7 +107,9 @@ TEST(NetcodeSim, ReconciliationOnHoldsThePredictionAtTheWall) {
     sim.set("autopilot", 0);
     sim.set_user_direction({1.0f, 0.0f});
     float worst = 0.0f;
-    run_for(sim, 3.0, [&] { if (sim.time_s() > 2.5) worst = std::max(worst, sim.lane(kOn).drawn_player.x); });
+    run_for(sim, 3.0, [&] {
+        if (sim.time_s() > 2.5) worst = std::max(worst, sim.lane(kOn).drawn_player.x);
+    });
     const float wall = Arena::kWallMinX - Arena::kPlayerRadius;
     EXPECT_FLOAT_EQ(sim.server_player().x, wall);
     // Only the inputs in flight run past it: a round trip (100 ms), a tick (100 ms) and a frame.
@@ -249,9 +251,7 @@ TEST(NetcodeSim, DeadReckoningKeepsARemoteMovingWhenPacketsStop) {
     run_for(sim, 5.0);
     const ClientLane& on = sim.lane(kOn);
     bool extrapolated = false;
-    run_for(sim, 1.0, [&] {
-        extrapolated = extrapolated || on.bot_kinds[0] == SampleKind::Extrapolated;
-    });
+    run_for(sim, 1.0, [&] { extrapolated = extrapolated || on.bot_kinds[0] == SampleKind::Extrapolated; });
     EXPECT_TRUE(extrapolated);
     EXPECT_LT(on.reconstruct_error.value(), 20.0);
 }

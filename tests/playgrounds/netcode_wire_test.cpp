@@ -76,7 +76,8 @@ TEST(NetcodeWire, RandomPacketsRoundTripExactly) {
         XorShift rng(seed);
         auto time = [&] { return quantize_time(rng.range(0.0f, 1.0e6f)); };
         auto pos = [&] {
-            return Vec2{static_cast<float>(rng.below(16000)) / 16.0f - 500.0f, static_cast<float>(rng.below(16000)) / 16.0f};
+            return Vec2{static_cast<float>(rng.below(16000)) / 16.0f - 500.0f,
+                        static_cast<float>(rng.below(16000)) / 16.0f};
         };
         InputPacket in;
         in.client_time_ms = time();
