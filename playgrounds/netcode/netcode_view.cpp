@@ -87,17 +87,16 @@ void draw_truth(const NetcodeSim& sim, ImVec2 size) {
     end_world_view(w);
 }
 
-void draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
+// Returns the steering the mouse asks for (left button held over this lane), or zero.
+Vec2 draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
     const ClientLane& c = sim.lane(index);
     const WorldView w =
         begin_world_view(c.name, size, {Arena::kWidth * 0.5f, Arena::kHeight * 0.5f}, Arena::kHeight * 0.5f);
     // Steering and shooting through this lane (input goes to the simulation; it never reads the view).
+    Vec2 steer{};
     if (ImGui::IsItemHovered()) {
         const Vec2 mouse = to_world(w, ImGui::GetIO().MousePos);
-        if (!sim.settings().autopilot) {
-            sim.set_user_direction(ImGui::IsMouseDown(ImGuiMouseButton_Left) ? (mouse - c.drawn_player).normalize()
-                                                                             : Vec2{});
-        }
+        if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) steer = (mouse - c.drawn_player).normalize();
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) sim.request_shot(index, mouse);
     }
     draw_arena(w, false);
@@ -124,6 +123,7 @@ void draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
     w.dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(w.origin.x + 4.0f, w.origin.y + 2.0f), kTextColor,
                   title, nullptr, w.size.x - 8.0f);
     end_world_view(w);
+    return steer;
 }
 
 // Packets of the last kStripMs: the uplink row above, the downlink row below, each packet a
@@ -220,13 +220,12 @@ void draw_netcode_view(ViewContext& v) {
     ImGui::PushItemWidth(130.0f);
     draw_params(v.host);
     ImGui::PopItemWidth();
+    Vec2 keys{};
     if (!sim.settings().autopilot) {
-        Vec2 keys{};
         if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) keys.x -= 1.0f;
         if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) keys.x += 1.0f;
         if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) keys.y -= 1.0f;
         if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) keys.y += 1.0f;
-        if (keys.length() > 0.0f) sim.set_user_direction(keys.normalize());
         ImGui::TextWrapped("Steer: hold the left mouse button in a client lane, or the arrow keys.");
     }
     ImGui::TextWrapped("Right-click a bot in a client lane to shoot from it.");
@@ -242,6 +241,7 @@ void draw_netcode_view(ViewContext& v) {
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float width = std::max(120.0f, (ImGui::GetContentRegionAvail().x - 2.0f * gap) / 3.0f);
     const ImVec2 world(width, width * Arena::kHeight / Arena::kWidth);
+    Vec2 steer = keys.normalize();
     for (std::size_t col = 0; col < 3; ++col) {
         if (col > 0) ImGui::SameLine();
         ImGui::BeginGroup();
@@ -258,7 +258,8 @@ void draw_netcode_view(ViewContext& v) {
                 "server judged the right lane's recent shots, rewound.");
         } else {
             const ClientLane& c = sim.lane(col - 1);
-            draw_client(sim, col - 1, world);
+            const Vec2 mouse_steer = draw_client(sim, col - 1, world);
+            if (mouse_steer.length() > 0.0f) steer = mouse_steer;
             draw_timeline(sim, c, width);
             readouts(v, c);
             plots(v, c, width);
@@ -268,6 +269,8 @@ void draw_netcode_view(ViewContext& v) {
         ImGui::EndGroup();
     }
     ImGui::EndChild();
+    // Nothing held: the player stands still (the autopilot ignores this).
+    sim.set_user_direction(steer);
 }
 
 }  // namespace vantage::play
