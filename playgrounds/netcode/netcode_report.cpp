@@ -241,12 +241,11 @@ void clock_table(const ReportOptions& o, std::FILE* out) {
 }  // namespace
 
 void report_netcode(const ReportOptions& o, std::FILE* out) {
-    std::fprintf(out,
-                 "netcode report: seed %llu, %.0f simulated s per cell after a %.0f s warm-up, %d Hz client frames\n",
-                 static_cast<unsigned long long>(o.seed), o.seconds, NetcodeSim{}.stats_from_s, o.tick_hz);
-    std::fprintf(out,
-                 "every lane sees the same inputs, shots and lost packets; 'none'/'newest' is the lane with "
-                 "everything off\n");
+    const char* lead = o.csv ? "# " : "";
+    std::fprintf(out, "%snetcode report: seed %llu, %.0f simulated s per cell after a %.0f s warm-up, %d Hz frames\n",
+                 lead, static_cast<unsigned long long>(o.seed), o.seconds, NetcodeSim{}.stats_from_s, o.tick_hz);
+    std::fprintf(out, "%severy lane sees the same inputs, shots and lost packets; 'none'/'newest' is everything off\n",
+                 lead);
     player_table(o, out);
     remote_table(o, out);
     lag_compensation_table(o, out);
