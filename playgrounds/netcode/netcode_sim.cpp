@@ -348,21 +348,26 @@ void NetcodeSim::server_tick(double t) {
         // Receive: each datagram stamped with its own arrival time.
         for (double a = c.up.next_delivery_ms(); a >= 0.0 && a <= t; a = c.up.next_delivery_ms()) {
             c.up.poll(t, packet_);
-            InputPacket p;
-            if (decode_input(packet_, p) != WireError::None) {
-                ++s.decode_errors;
-                continue;
-            }
-            if (!p.inputs.empty()) {
-                if (PacketMark* m = find_mark(c.timeline, true, p.first_seq + p.inputs.size() - 1)) m->arrived_ms = a;
-            }
-            if (s.inbox.size() >= kInboxCap) {
+            if (s.inbox_used == kInboxCap) {
                 ++s.inbox_overflow;
                 continue;
             }
-            s.inbox.push_back({a, std::move(p)});
+            // Entries are reused tick after tick, so their lists keep their capacity.
+            if (s.inbox_used == s.inbox.size()) s.inbox.emplace_back();
+            ServerSession::Arrival& in = s.inbox[s.inbox_used];
+            if (decode_input(packet_, in.packet) != WireError::None) {
+                ++s.decode_errors;
+                continue;
+            }
+            in.arrived_ms = a;
+            ++s.inbox_used;
+            const InputPacket& p = in.packet;
+            if (!p.inputs.empty()) {
+                if (PacketMark* m = find_mark(c.timeline, true, p.first_seq + p.inputs.size() - 1)) m->arrived_ms = a;
+            }
         }
-        for (const ServerSession::Arrival& in : s.inbox) {
+        for (std::size_t k = 0; k < s.inbox_used; ++k) {
+            const ServerSession::Arrival& in = s.inbox[k];
             const InputPacket& p = in.packet;
             for (std::size_t i = 0; i < p.inputs.size(); ++i) {
                 if (s.inputs.accept(p.first_seq + static_cast<std::uint32_t>(i))) step_server(s.player, p.inputs[i]);
@@ -378,9 +383,10 @@ void NetcodeSim::server_tick(double t) {
                 ewma(s.rtt_ms, s.rtt_samples, in.arrived_ms + kServerClockOffsetMs - p.echo_server_ms - p.echo_hold_ms);
             }
         }
-        s.inbox.clear();
+        s.inbox_used = 0;
 
-        StatePacket out;
+        StatePacket& out = state_out_;
+        out.clear();
         out.server_time_ms = server_ms;
         out.acked_seq = s.inputs.acked_seq();
         out.echo_client_ms = s.echo_client_ms;
@@ -388,7 +394,7 @@ void NetcodeSim::server_tick(double t) {
         out.player = s.player;
         for (std::uint32_t b = 0; b < Arena::kBots; ++b) out.bots.push_back(bot_position(b, server_ms));
         out.shot_ack = s.shots.acked_seq();
-        out.verdicts = s.verdicts;
+        out.verdicts.assign(s.verdicts.begin(), s.verdicts.end());
         encode_state(writer_, out);
         if (!writer_.ok()) continue;
         const SendFate fate = c.down.send(t, writer_.bytes());
@@ -404,7 +410,7 @@ void NetcodeSim::client_receive(ClientLane& c) {
     const bool counting = local_ms_ >= stats_from_s * 1000.0;
     for (double a = c.down.next_delivery_ms(); a >= 0.0 && a <= local_ms_; a = c.down.next_delivery_ms()) {
         c.down.poll(local_ms_, packet_);
-        StatePacket p;
+        StatePacket& p = state_in_;
         if (decode_state(packet_, p) != WireError::None) {
             ++c.decode_errors;
             continue;
@@ -530,7 +536,8 @@ void NetcodeSim::client_frame(ClientLane& c, const MoveInput& m, double dt_ms,
         if (u.lane == index) fire(u.aim);
 
     // Send every unacknowledged input again (up to the packet's cap), and the unacked shots.
-    InputPacket p;
+    InputPacket& p = input_out_;
+    p.clear();
     p.client_time_ms = quantize_time(local_ms_);
     if (c.has_state) {
         p.echo_server_ms = c.newest_stamp_ms;
@@ -540,7 +547,7 @@ void NetcodeSim::client_frame(ClientLane& c, const MoveInput& m, double dt_ms,
     const std::size_t n = std::min(pending, kMaxInputsPerPacket);
     if (n > 0) p.first_seq = c.entity.pending(pending - n).seq;
     for (std::size_t i = pending - n; i < pending; ++i) p.inputs.push_back(c.entity.pending(i).input);
-    p.shots = c.unacked_shots;
+    p.shots.assign(c.unacked_shots.begin(), c.unacked_shots.end());
     encode_input(writer_, p);
     if (writer_.ok()) {
         const SendFate fate = c.up.send(local_ms_, writer_.bytes());

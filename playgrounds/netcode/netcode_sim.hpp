@@ -172,7 +172,8 @@ struct ServerSession {
         double arrived_ms;  // local time the packet arrived
         InputPacket packet;
     };
-    std::vector<Arrival> inbox;         // decoded, awaiting the next tick (capped)
+    std::vector<Arrival> inbox;         // decoded, awaiting the next tick: the first inbox_used
+    std::size_t inbox_used = 0;         // entries in use (at most the reference's cap of 256)
     std::vector<ShotVerdict> verdicts;  // the newest few, repeated in every state
     double echo_client_ms = 0.0;        // newest client send time received
     double echo_arrived_ms = 0.0;       // local time it arrived
@@ -319,8 +320,11 @@ private:
     std::vector<UserShot> user_shots_;
     HistoricalStateBuffer<std::uint32_t, Vec2> history_{{.max_records_per_entity = 128, .max_age_ms = 1200.0}};
     std::array<ClientLane, kLanes> lanes_;
+    // Reused message buffers: a steady run encodes and decodes without allocating.
     ByteWriter writer_;
     std::vector<std::uint8_t> packet_;
+    InputPacket input_out_;
+    StatePacket state_out_, state_in_;
 };
 
 // The tables behind the README's findings (`./vantage report netcode`).

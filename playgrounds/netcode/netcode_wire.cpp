@@ -2,7 +2,6 @@
 
 #include <cassert>
 #include <cmath>
-#include <utility>
 
 namespace vantage::play {
 
@@ -56,40 +55,58 @@ void encode_input(ByteWriter& out, const InputPacket& p) {
     }
 }
 
+void InputPacket::clear() {
+    client_time_ms = echo_server_ms = echo_hold_ms = 0.0;
+    first_seq = 0;
+    inputs.clear();
+    shots.clear();
+}
+
+void StatePacket::clear() {
+    server_time_ms = echo_client_ms = echo_hold_ms = 0.0;
+    acked_seq = shot_ack = 0;
+    player = {};
+    bots.clear();
+    verdicts.clear();
+}
+
 WireError decode_input(std::span<const std::uint8_t> bytes, InputPacket& out) {
-    out = InputPacket{};
+    out.clear();  // keeps the lists' capacity: a steady stream decodes without allocating
     ByteReader in(bytes);
     if (in.read_u8() != kInputType && in.ok()) in.fail(WireError::UnknownType);
-    InputPacket p;
-    p.client_time_ms = read_time(in);
-    p.echo_server_ms = read_time(in);
-    p.echo_hold_ms = read_time(in);
+    out.client_time_ms = read_time(in);
+    out.echo_server_ms = read_time(in);
+    out.echo_hold_ms = read_time(in);
     const std::size_t inputs = in.read_count(kMaxInputsPerPacket, 3);
     if (inputs > 0) {
-        p.first_seq = in.read_varint_u32();
+        out.first_seq = in.read_varint_u32();
         // Sequences start at 1 and the last one must still fit 32 bits.
-        if (in.ok() && (p.first_seq == 0 || p.first_seq > UINT32_MAX - (inputs - 1))) in.fail(WireError::OutOfRange);
+        if (in.ok() && (out.first_seq == 0 || out.first_seq > UINT32_MAX - (inputs - 1)))
+            in.fail(WireError::OutOfRange);
     }
-    p.inputs.reserve(inputs);
+    out.inputs.reserve(inputs);
     for (std::size_t i = 0; i < inputs && in.ok(); ++i) {
         MoveInput m;
         m.dx = axis_from_wire(in);
         m.dy = axis_from_wire(in);
         m.duration_units = static_cast<std::uint16_t>(in.read_varint_max(UINT16_MAX));
-        p.inputs.push_back(m);
+        out.inputs.push_back(m);
     }
     const std::size_t shots = in.read_count(kMaxShotsPerPacket, 4);
-    p.shots.reserve(shots);
+    out.shots.reserve(shots);
     for (std::size_t i = 0; i < shots && in.ok(); ++i) {
         ShotMsg s;
         s.id = in.read_varint_u32();
         s.aim_time_ms = read_time(in);
         s.aim = in.read_fixed2(kPositionStep);
-        if (in.ok() && (s.id == 0 || (!p.shots.empty() && s.id <= p.shots.back().id))) in.fail(WireError::NotAscending);
-        p.shots.push_back(s);
+        if (in.ok() && (s.id == 0 || (!out.shots.empty() && s.id <= out.shots.back().id)))
+            in.fail(WireError::NotAscending);
+        out.shots.push_back(s);
     }
-    if (!in.finish()) return in.error();
-    out = std::move(p);
+    if (!in.finish()) {
+        out.clear();
+        return in.error();
+    }
     return WireError::None;
 }
 
@@ -115,21 +132,20 @@ void encode_state(ByteWriter& out, const StatePacket& p) {
 }
 
 WireError decode_state(std::span<const std::uint8_t> bytes, StatePacket& out) {
-    out = StatePacket{};
+    out.clear();  // keeps the lists' capacity: a steady stream decodes without allocating
     ByteReader in(bytes);
     if (in.read_u8() != kStateType && in.ok()) in.fail(WireError::UnknownType);
-    StatePacket p;
-    p.server_time_ms = read_time(in);
-    p.acked_seq = in.read_varint_u32();
-    p.echo_client_ms = read_time(in);
-    p.echo_hold_ms = read_time(in);
-    p.player = in.read_fixed2(kPositionStep);
+    out.server_time_ms = read_time(in);
+    out.acked_seq = in.read_varint_u32();
+    out.echo_client_ms = read_time(in);
+    out.echo_hold_ms = read_time(in);
+    out.player = in.read_fixed2(kPositionStep);
     const std::size_t bots = in.read_count(kMaxBots, 2);
-    p.bots.reserve(bots);
-    for (std::size_t i = 0; i < bots && in.ok(); ++i) p.bots.push_back(in.read_fixed2(kPositionStep));
-    p.shot_ack = in.read_varint_u32();
+    out.bots.reserve(bots);
+    for (std::size_t i = 0; i < bots && in.ok(); ++i) out.bots.push_back(in.read_fixed2(kPositionStep));
+    out.shot_ack = in.read_varint_u32();
     const std::size_t verdicts = in.read_count(kMaxVerdicts, 4);
-    p.verdicts.reserve(verdicts);
+    out.verdicts.reserve(verdicts);
     for (std::size_t i = 0; i < verdicts && in.ok(); ++i) {
         ShotVerdict v;
         v.id = in.read_varint_u32();
@@ -138,10 +154,12 @@ WireError decode_state(std::span<const std::uint8_t> bytes, StatePacket& out) {
         v.hit_rewound = (flags & 1u) != 0;
         v.hit_present = (flags & 2u) != 0;
         v.rewound = in.read_fixed2(kPositionStep);
-        p.verdicts.push_back(v);
+        out.verdicts.push_back(v);
     }
-    if (!in.finish()) return in.error();
-    out = std::move(p);
+    if (!in.finish()) {
+        out.clear();
+        return in.error();
+    }
     return WireError::None;
 }
 

@@ -59,6 +59,8 @@ struct InputPacket {
     std::uint32_t first_seq = 0;  // sequence of inputs[0]; the rest follow consecutively
     std::vector<MoveInput> inputs;
     std::vector<ShotMsg> shots;
+    // Back to the default values, keeping the lists' capacity.
+    void clear();
 };
 
 struct ShotVerdict {
@@ -78,13 +80,16 @@ struct StatePacket {
     std::vector<Vec2> bots;
     std::uint32_t shot_ack = 0;  // newest shot judged
     std::vector<ShotVerdict> verdicts;
+    // Back to the default values, keeping the lists' capacity.
+    void clear();
 };
 
 inline constexpr std::uint8_t kInputType = 0x55;  // 'U'
 inline constexpr std::uint8_t kStateType = 0x53;  // 'S'
 
-// Encoders clear `out` first. A value the format cannot hold (a NaN position, too many
-// entries) leaves out.ok() false; the caller does not send.
+// Encoders clear `out` first; a value the format cannot hold (a NaN position) leaves
+// out.ok() false and the caller does not send. Decoders decode into `out` in place, so a
+// reused packet does not allocate, and leave it cleared on any error.
 void encode_input(ByteWriter& out, const InputPacket& packet);
 void encode_state(ByteWriter& out, const StatePacket& packet);
 WireError decode_input(std::span<const std::uint8_t> bytes, InputPacket& out);
