@@ -169,7 +169,7 @@ struct ServerSession {
     InputFrontier inputs;
     InputFrontier shots;
     struct Arrival {
-        double arrived_ms;  // local time the packet arrived
+        double arrived_ms = 0.0;  // local time the packet arrived
         InputPacket packet;
     };
     std::vector<Arrival> inbox;         // decoded, awaiting the next tick: the first inbox_used
@@ -178,12 +178,12 @@ struct ServerSession {
     double echo_client_ms = 0.0;        // newest client send time received
     double echo_arrived_ms = 0.0;       // local time it arrived
     double rtt_ms = 0.0;                // server-measured round trip (EWMA), 0 until measured
+    std::uint64_t rtt_samples = 0;
     // Shots judged since NetcodeSim::stats_from_s, and the summed distance from each aim to
     // the nearest target's present and rewound positions (px): how far the misses missed.
     std::uint64_t judged = 0;
     double present_miss_px = 0.0;
     double rewound_miss_px = 0.0;
-    std::uint64_t rtt_samples = 0;
     std::uint64_t decode_errors = 0;
     std::uint64_t inbox_overflow = 0;
 };
