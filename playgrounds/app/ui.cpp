@@ -24,6 +24,8 @@ void draw_params(Host& host) {
         if (!p.unit.empty()) label += " (" + p.unit + ")";
         label += "##" + p.name;
         const double current = p.get();
+        const bool enabled = host.current().param_enabled(p.name);
+        if (!enabled) ImGui::BeginDisabled();
         bool changed = false;
         double next = current;
         switch (p.kind) {
@@ -47,7 +49,9 @@ void draw_params(Host& host) {
                 break;
             }
         }
-        if (!p.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", p.help.c_str());
+        if (!enabled) ImGui::EndDisabled();
+        if (!p.help.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("%s", p.help.c_str());
         if (changed && next != current) host.set(p.name, number_text(next, p.kind));
     }
 }

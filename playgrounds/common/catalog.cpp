@@ -1,6 +1,7 @@
 #include "common/catalog.hpp"
 
 #include "meter/meter_sim.hpp"
+#include "netcode/netcode_sim.hpp"
 
 namespace vantage::play {
 
@@ -14,6 +15,7 @@ std::unique_ptr<Simulation> make() {
 const std::vector<PlaygroundEntry>& playground_catalog() {
     static const std::vector<PlaygroundEntry> entries = {
         {"meter", &make<MeterSim>},
+        {"netcode", &make<NetcodeSim>, &report_netcode},
     };
     return entries;
 }

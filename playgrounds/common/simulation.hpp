@@ -79,6 +79,9 @@ public:
     virtual std::uint64_t checksum() const = 0;
     // Simulated seconds since reset.
     virtual double time_s() const = 0;
+    // False while a setting has no effect because a setting it depends on is off (e.g.
+    // reconciliation without prediction): the controls grey it out. Its value is kept.
+    virtual bool param_enabled(std::string_view /*name*/) const { return true; }
 
     void set_profiler(Profiler* profiler) { profiler_ = profiler; }
 

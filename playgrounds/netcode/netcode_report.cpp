@@ -1,0 +1,257 @@
+// `./vantage report netcode`: the tables behind playgrounds/netcode/README.md. Every cell is
+// one headless run of NetcodeSim (the same seed, so the same packets are lost in every
+// variant), measured after the start-up transient.
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "netcode/netcode_sim.hpp"
+
+namespace vantage::play {
+
+namespace {
+
+constexpr double kLatencies[] = {50.0, 120.0, 250.0};
+constexpr double kLosses[] = {0.0, 5.0, 20.0};
+
+struct Run {
+    LaneStats off, on;
+    double off_present_px = 0.0, off_rewound_px = 0.0;  // mean distance from aim to the nearest target
+    double on_present_px = 0.0, on_rewound_px = 0.0;
+};
+
+Run run(const ReportOptions& o, const std::function<void(NetcodeSim&)>& setup) {
+    NetcodeSim sim;
+    sim.reset(o.seed);
+    setup(sim);
+    const double dt = 1.0 / o.tick_hz;
+    const auto ticks = static_cast<long>((o.seconds + sim.stats_from_s) * o.tick_hz + 0.5);
+    for (long t = 0; t < ticks; ++t) sim.step(dt);
+    auto mean = [](double sum, std::uint64_t n) { return n ? sum / static_cast<double>(n) : 0.0; };
+    const ServerSession& off = sim.lane(0).server;
+    const ServerSession& on = sim.lane(1).server;
+    return {sim.lane(0).stats,
+            sim.lane(1).stats,
+            mean(off.present_miss_px, off.judged),
+            mean(off.rewound_miss_px, off.judged),
+            mean(on.present_miss_px, on.judged),
+            mean(on.rewound_miss_px, on.judged)};
+}
+
+class Table {
+public:
+    Table(std::FILE* out, bool csv, std::vector<std::string> header) : out_(out), csv_(csv), widths_() {
+        for (const std::string& h : header) widths_.push_back(std::max<int>(static_cast<int>(h.size()), 8));
+        print(header);
+        if (!csv_) {
+            std::string rule;
+            for (int w : widths_) rule += std::string(static_cast<std::size_t>(w), '-') + "  ";
+            std::fprintf(out_, "%s\n", rule.c_str());
+        }
+    }
+    void print(const std::vector<std::string>& cells) {
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            if (csv_) {
+                std::fprintf(out_, "%s%s", i ? "," : "", cells[i].c_str());
+            } else {
+                std::fprintf(out_, "%*s  ", i < widths_.size() ? widths_[i] : 8, cells[i].c_str());
+            }
+        }
+        std::fprintf(out_, "\n");
+    }
+
+private:
+    std::FILE* out_;
+    bool csv_;
+    std::vector<int> widths_;
+};
+
+std::string num(double v, int decimals = 1) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+std::string pct(double part, double whole) {
+    return whole > 0.0 ? num(100.0 * part / whole, 0) + "%" : "-";
+}
+
+void title(std::FILE* out, bool csv, const char* text) {
+    std::fprintf(out, csv ? "\n# %s\n" : "\n%s\n", text);
+}
+
+void network(NetcodeSim& sim, double latency, double loss, double jitter) {
+    sim.set("latency_ms", latency);
+    sim.set("loss_pct", loss);
+    sim.set("jitter_ms", jitter);
+}
+
+void player_table(const ReportOptions& o, std::FILE* out) {
+    title(out, o.csv,
+          "Player: error of the drawn player against the zero-latency truth (px, mean per frame), 10 Hz server, "
+          "jitter 0");
+    Table t(out, o.csv,
+            {"latency_ms", "loss_%", "none", "prediction", "+reconcile", "+smoothing", "stutter_reconcile",
+             "stutter_smoothing", "up_B/s"});
+    for (double latency : kLatencies) {
+        for (double loss : kLosses) {
+            auto variant = [&](bool reconcile, bool smooth) {
+                return run(o, [&](NetcodeSim& s) {
+                    network(s, latency, loss, 0.0);
+                    s.set("reconciliation", reconcile ? 1 : 0);
+                    s.set("correction_smoothing", smooth ? 1 : 0);
+                });
+            };
+            const Run predicted = variant(false, false);
+            const Run reconciled = variant(true, false);
+            const Run smoothed = variant(true, true);
+            t.print({num(latency, 0), num(loss, 0), num(predicted.off.mean(predicted.off.prediction_error)),
+                     num(predicted.on.mean(predicted.on.prediction_error)),
+                     num(reconciled.on.mean(reconciled.on.prediction_error)),
+                     num(smoothed.on.mean(smoothed.on.prediction_error)),
+                     num(reconciled.on.mean(reconciled.on.player_stutter), 2),
+                     num(smoothed.on.mean(smoothed.on.player_stutter), 2), num(smoothed.on.up_bytes / o.seconds, 0)});
+        }
+    }
+}
+
+void remote_table(const ReportOptions& o, std::FILE* out) {
+    title(out, o.csv,
+          "Remotes: render error against where the bots are now / stutter against their true motion (px, mean per "
+          "frame and bot), 10 Hz server, jitter 0");
+    Table t(out, o.csv,
+            {"latency_ms", "loss_%", "newest", "interp_150ms", "+adaptive", "+extrapolate", "stutter_newest",
+             "stutter_interp", "stutter_adaptive", "stutter_extrap", "down_B/s"});
+    for (double latency : kLatencies) {
+        for (double loss : kLosses) {
+            auto variant = [&](bool adaptive, bool extrapolate) {
+                return run(o, [&](NetcodeSim& s) {
+                    network(s, latency, loss, 0.0);
+                    s.set("adaptive_buffering", adaptive ? 1 : 0);
+                    s.set("extrapolation", extrapolate ? 1 : 0);
+                });
+            };
+            const Run fixed = variant(false, false);
+            const Run adaptive = variant(true, false);
+            const Run extrapolated = variant(true, true);
+            auto e = [](const LaneStats& s) { return num(s.mean(s.render_error)); };
+            auto j = [](const LaneStats& s) { return num(s.mean(s.remote_stutter), 2); };
+            t.print({num(latency, 0), num(loss, 0), e(fixed.off), e(fixed.on), e(adaptive.on), e(extrapolated.on),
+                     j(fixed.off), j(fixed.on), j(adaptive.on), j(extrapolated.on),
+                     num(extrapolated.on.down_bytes / o.seconds, 0)});
+        }
+    }
+}
+
+void lag_compensation_table(const ReportOptions& o, std::FILE* out) {
+    title(out, o.csv,
+          "Shots: the same shots judged rewound to the time the shooter saw (lag compensation) and against the "
+          "present; hit radius 18 px; px: mean distance from the aim to the nearest target");
+    Table t(out, o.csv,
+            {"latency_ms", "loss_%", "shots", "interp:rewound", "interp:present", "newest:rewound", "newest:present",
+             "interp:px_rewound", "interp:px_present", "newest:px_rewound", "newest:px_present"});
+    for (double latency : kLatencies) {
+        for (double loss : kLosses) {
+            const Run r = run(o, [&](NetcodeSim& s) { network(s, latency, loss, 0.0); });
+            t.print({num(latency, 0), num(loss, 0), std::to_string(r.on.shots),
+                     pct(static_cast<double>(r.on.hits_rewound), static_cast<double>(r.on.shots)),
+                     pct(static_cast<double>(r.on.hits_present), static_cast<double>(r.on.shots)),
+                     pct(static_cast<double>(r.off.hits_rewound), static_cast<double>(r.off.shots)),
+                     pct(static_cast<double>(r.off.hits_present), static_cast<double>(r.off.shots)),
+                     num(r.on_rewound_px), num(r.on_present_px), num(r.off_rewound_px), num(r.off_present_px)});
+        }
+    }
+}
+
+void extrapolation_table(const ReportOptions& o, std::FILE* out, bool adaptive) {
+    title(out, o.csv,
+          adaptive ? "Extrapolation at low server rates, adaptive buffering on: error only while dead-reckoning (px, "
+                     "against the truth at the instant drawn); latency 120 ms, jitter 30 ms, loss 5%"
+                   : "The same with adaptive buffering off (fixed 150 ms render delay)");
+    Table t(out, o.csv, {"server_hz", "dead_reckoned", "first_order", "second_order", "change", "delay_note"});
+    for (int hz : {30, 20, 10, 5, 4}) {
+        auto variant = [&](bool second) {
+            return run(o, [&](NetcodeSim& s) {
+                network(s, 120.0, 5.0, 30.0);
+                s.set("server_hz", hz);
+                s.set("adaptive_buffering", adaptive ? 1 : 0);
+                s.set("second_order", second ? 1 : 0);
+            });
+        };
+        const Run first = variant(false);
+        const Run second = variant(true);
+        auto err = [](const LaneStats& s) {
+            return s.extrapolated_frames ? s.extrapolation_error / static_cast<double>(s.extrapolated_frames) : 0.0;
+        };
+        const double e1 = err(first.on), e2 = err(second.on);
+        const double bot_frames = static_cast<double>(first.on.frames * Arena::kBots);
+        t.print({std::to_string(hz), pct(static_cast<double>(first.on.extrapolated_frames), bot_frames), num(e1, 2),
+                 num(e2, 2), e1 > 0.0 ? num(100.0 * (e2 - e1) / e1, 0) + "%" : "-",
+                 adaptive ? "1.5 x interval + 2 x jitter" : "150 ms"});
+    }
+}
+
+// A latency step part-way through a run, with each clock policy: no sync (the estimate is
+// started once and never corrected), sync by snapping 8% of the error per arrival, and sync
+// by dilating the rate. Measured over the 20 s after the step.
+void clock_table(const ReportOptions& o, std::FILE* out) {
+    title(out, o.csv,
+          "Clock: one-way latency steps at 8 s; the 20 s after it. 10 Hz server, adaptive buffering and extrapolation "
+          "on");
+    Table t(
+        out, o.csv,
+        {"step_ms", "clock", "render_err", "stutter", "dead_reckoned", "least_step_ms", "most_step_ms", "steps_back"});
+    const double frame_ms = 1000.0 / o.tick_hz;
+    for (const auto& [from, to] : {std::pair{50.0, 200.0}, std::pair{200.0, 50.0}}) {
+        for (int policy = 0; policy < 3; ++policy) {
+            NetcodeSim sim;
+            sim.reset(o.seed);
+            sim.set("latency_ms", from);
+            sim.set("clock_sync", policy > 0 ? 1 : 0);
+            sim.set("smooth_clock", policy == 2 ? 1 : 0);
+            sim.stats_from_s = 8.0;
+            const double dt = 1.0 / o.tick_hz;
+            const auto before = static_cast<long>(8.0 * o.tick_hz + 0.5);
+            for (long i = 0; i < before; ++i) sim.step(dt);
+            sim.set("latency_ms", to);
+            double last = sim.lane(1).clock_ms, least = 1e9, most = 0.0;
+            int back = 0;
+            for (long i = 0; i < static_cast<long>(20.0 * o.tick_hz + 0.5); ++i) {
+                sim.step(dt);
+                const double advance = sim.lane(1).clock_ms - last;
+                last = sim.lane(1).clock_ms;
+                least = std::min(least, advance);
+                most = std::max(most, advance);
+                back += advance < 0.0 ? 1 : 0;
+            }
+            const LaneStats& st = sim.lane(1).stats;
+            const char* names[] = {"none", "snap 8%", "rate +-10%"};
+            t.print({num(from, 0) + "->" + num(to, 0), names[policy], num(st.mean(st.render_error)),
+                     num(st.mean(st.remote_stutter), 2),
+                     pct(static_cast<double>(st.extrapolated_frames), static_cast<double>(st.frames * Arena::kBots)),
+                     num(least, 1), num(most, 1), std::to_string(back)});
+        }
+    }
+    std::fprintf(out, "%s(a frame is %.1f ms: the rate clock's steps stay within 0.9x..1.1x of it)\n",
+                 o.csv ? "# " : "", frame_ms);
+}
+
+}  // namespace
+
+void report_netcode(const ReportOptions& o, std::FILE* out) {
+    const char* lead = o.csv ? "# " : "";
+    std::fprintf(out, "%snetcode report: seed %llu, %.0f simulated s per cell after a %.0f s warm-up, %d Hz frames\n",
+                 lead, static_cast<unsigned long long>(o.seed), o.seconds, NetcodeSim{}.stats_from_s, o.tick_hz);
+    std::fprintf(out, "%severy lane sees the same inputs, shots and lost packets; 'none'/'newest' is everything off\n",
+                 lead);
+    player_table(o, out);
+    remote_table(o, out);
+    lag_compensation_table(o, out);
+    extrapolation_table(o, out, true);
+    extrapolation_table(o, out, false);
+    clock_table(o, out);
+}
+
+}  // namespace vantage::play

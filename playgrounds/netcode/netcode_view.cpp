@@ -1,0 +1,276 @@
+// Netcode playground view: three lanes side by side (the server's truth, a client with every
+// mechanism off, a client with the chosen ones), each with its readouts, history plots and a
+// timeline strip of the packets on its link. Hold the left mouse button in a client lane to
+// steer (autopilot off) and right-click to shoot from that lane.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/ui.hpp"
+#include "netcode/netcode_sim.hpp"
+
+namespace vantage::play {
+
+namespace {
+
+constexpr ImU32 kPlayerColor = IM_COL32(80, 150, 255, 255);
+constexpr ImU32 kGhostColor = IM_COL32(235, 235, 235, 150);
+constexpr ImU32 kBotColor = IM_COL32(255, 150, 60, 255);
+constexpr ImU32 kBotTrueColor = IM_COL32(255, 150, 60, 110);
+constexpr ImU32 kWallColor = IM_COL32(150, 150, 160, 255);
+constexpr ImU32 kHitColor = IM_COL32(90, 230, 120, 255);
+constexpr ImU32 kMissColor = IM_COL32(240, 80, 80, 255);
+constexpr ImU32 kPendingColor = IM_COL32(230, 230, 230, 200);
+constexpr ImU32 kTextColor = IM_COL32(210, 210, 210, 255);
+constexpr double kFlashMs = 900.0;
+constexpr double kStripMs = 1500.0;
+
+ImU32 fade(ImU32 color, float alpha) {
+    const auto a = static_cast<unsigned>(static_cast<float>((color >> IM_COL32_A_SHIFT) & 0xFF) * alpha);
+    return (color & ~IM_COL32_A_MASK) | (static_cast<ImU32>(a) << IM_COL32_A_SHIFT);
+}
+
+Vec2 to_world(const WorldView& w, ImVec2 screen) {
+    return {w.center.x + (screen.x - w.origin.x - w.size.x * 0.5f) / w.scale,
+            w.center.y + (screen.y - w.origin.y - w.size.y * 0.5f) / w.scale};
+}
+
+void draw_arena(const WorldView& w, bool server_knows_wall) {
+    const Vec2 corners[4] = {{0, 0}, {Arena::kWidth, 0}, {Arena::kWidth, Arena::kHeight}, {0, Arena::kHeight}};
+    for (int i = 0; i < 4; ++i) w.line(corners[i], corners[(i + 1) % 4], IM_COL32(70, 76, 90, 255));
+    const ImVec2 a = w.to_screen({Arena::kWallMinX, Arena::kWallMinY});
+    const ImVec2 b = w.to_screen({Arena::kWallMaxX, Arena::kWallMaxY});
+    if (server_knows_wall) {
+        w.dl->AddRectFilled(a, b, kWallColor);
+    } else {
+        w.dl->AddRect(a, b, fade(kWallColor, 0.35f));  // drawn for you; this client's map lacks it
+    }
+}
+
+std::string mechanism_list(const Mechanisms& m) {
+    std::string s;
+    auto add = [&](bool on, const char* name) {
+        if (!on) return;
+        if (!s.empty()) s += ", ";
+        s += name;
+    };
+    add(m.prediction, "predict");
+    add(m.reconciliation, "reconcile");
+    add(m.smoothing, "smooth");
+    add(m.interpolation, "interp");
+    add(m.extrapolation, m.second_order ? "extrap(2nd)" : "extrap");
+    add(m.adaptive, "adaptive");
+    add(m.clock_sync, m.smooth_clock ? "clock(rate)" : "clock(snap)");
+    add(m.lag_compensation, "lag comp");
+    return s.empty() ? "everything off" : s;
+}
+
+void draw_truth(const NetcodeSim& sim, ImVec2 size) {
+    const WorldView w =
+        begin_world_view("truth", size, {Arena::kWidth * 0.5f, Arena::kHeight * 0.5f}, Arena::kHeight * 0.5f);
+    draw_arena(w, true);
+    w.circle(sim.ideal_player(), Arena::kPlayerRadius + 3.0f, fade(kGhostColor, 0.6f));
+    w.disc(sim.server_player(), Arena::kPlayerRadius, kPlayerColor);
+    for (std::size_t b = 0; b < Arena::kBots; ++b) w.disc(sim.true_bot(b), Arena::kBotRadius, kBotColor);
+    // Where the server judged each recent shot of the "on" lane (the rewound target).
+    const ClientLane& on = sim.lane(1);
+    for (const ShotTrace& s : on.shots) {
+        const double age = sim.local_ms() - s.judged_ms;
+        if (!s.judged || age > kFlashMs) continue;
+        const float alpha = 1.0f - static_cast<float>(age / kFlashMs);
+        w.circle(s.rewound, Arena::kHitRadius, fade(s.hit_rewound ? kHitColor : kMissColor, alpha));
+        w.line(s.aim - Vec2{5, 0}, s.aim + Vec2{5, 0}, fade(kPendingColor, alpha));
+        w.line(s.aim - Vec2{0, 5}, s.aim + Vec2{0, 5}, fade(kPendingColor, alpha));
+    }
+    w.text({6, 4}, kTextColor, "server truth");
+    end_world_view(w);
+}
+
+// Returns the steering the mouse asks for (left button held over this lane), or zero.
+Vec2 draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
+    const ClientLane& c = sim.lane(index);
+    const WorldView w =
+        begin_world_view(c.name, size, {Arena::kWidth * 0.5f, Arena::kHeight * 0.5f}, Arena::kHeight * 0.5f);
+    // Steering and shooting through this lane (input goes to the simulation; it never reads the view).
+    Vec2 steer{};
+    if (ImGui::IsItemHovered()) {
+        const Vec2 mouse = to_world(w, ImGui::GetIO().MousePos);
+        if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) steer = (mouse - c.drawn_player).normalize();
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Right)) sim.request_shot(index, mouse);
+    }
+    draw_arena(w, false);
+    if (c.drawn_valid) {
+        for (std::size_t b = 0; b < Arena::kBots; ++b) {
+            w.circle(sim.true_bot(b), Arena::kBotRadius, kBotTrueColor, 1.5f);
+            w.disc(c.drawn_bots[b], Arena::kBotRadius, kBotColor);
+        }
+    }
+    if (sim.settings().show_ghost) w.circle(c.authority, Arena::kPlayerRadius + 2.0f, kGhostColor, 1.5f);
+    w.disc(c.drawn_player, Arena::kPlayerRadius, kPlayerColor);
+    for (const ShotTrace& s : c.shots) {
+        const double age = s.judged ? sim.local_ms() - s.judged_ms : 0.0;
+        if (age > kFlashMs) continue;
+        const float alpha = s.judged ? 1.0f - static_cast<float>(age / kFlashMs) : 0.8f;
+        const ImU32 color = !s.judged ? kPendingColor : (s.hit ? kHitColor : kMissColor);
+        w.line(s.from, s.aim, fade(color, alpha * 0.6f));
+        w.circle(s.aim, 6.0f, fade(color, alpha), 2.0f);
+        w.line(s.aim - Vec2{9, 0}, s.aim + Vec2{9, 0}, fade(color, alpha));
+        w.line(s.aim - Vec2{0, 9}, s.aim + Vec2{0, 9}, fade(color, alpha));
+    }
+    char title[160];
+    std::snprintf(title, sizeof title, "client %s: %s", c.name, mechanism_list(c.mech).c_str());
+    w.dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(w.origin.x + 4.0f, w.origin.y + 2.0f), kTextColor,
+                  title, nullptr, w.size.x - 8.0f);
+    end_world_view(w);
+    return steer;
+}
+
+// Packets of the last kStripMs: the uplink row above, the downlink row below, each packet a
+// segment from sent to arrived (or to now while in flight), red when lost. The yellow band
+// is the interpolation window: from the render time to the newest snapshot held.
+void draw_timeline(const NetcodeSim& sim, const ClientLane& c, float width) {
+    const float height = 44.0f;
+    const ImVec2 o = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(o, ImVec2(o.x + width, o.y + height), IM_COL32(20, 24, 32, 255));
+    const double now = sim.local_ms();
+    auto x_of = [&](double t) {
+        return o.x + width * static_cast<float>(std::clamp((t - (now - kStripMs)) / kStripMs, 0.0, 1.0));
+    };
+    const float up_y = o.y + 12.0f, down_y = o.y + 32.0f;
+    if (c.mech.interpolation && c.has_state) {
+        const double render_local = c.render_ms - NetcodeSim::kServerClockOffsetMs;
+        const double newest_local = c.newest_stamp_ms - NetcodeSim::kServerClockOffsetMs;
+        const bool starved = render_local > newest_local;
+        dl->AddRectFilled(ImVec2(x_of(std::min(render_local, newest_local)), down_y - 8.0f),
+                          ImVec2(x_of(std::max(render_local, newest_local)), down_y + 8.0f),
+                          starved ? IM_COL32(200, 60, 60, 90) : IM_COL32(230, 200, 60, 70));
+        dl->AddLine(ImVec2(x_of(render_local), o.y), ImVec2(x_of(render_local), o.y + height),
+                    IM_COL32(230, 200, 60, 255));
+    }
+    for (const PacketMark& p : c.timeline) {
+        if (p.sent_ms < now - kStripMs && (p.arrived_ms < 0.0 || p.arrived_ms < now - kStripMs)) continue;
+        const float y = p.up ? up_y : down_y;
+        ImU32 color = IM_COL32(150, 150, 150, 255);
+        double end = now;
+        if (p.lost) {
+            color = kMissColor;
+            end = p.sent_ms;
+        } else if (p.arrived_ms >= 0.0) {
+            end = p.arrived_ms;
+            color = p.up ? (p.key <= c.entity.acked_seq() ? kHitColor : IM_COL32(120, 180, 255, 255)) : kHitColor;
+        }
+        dl->AddLine(ImVec2(x_of(p.sent_ms), y - 4.0f), ImVec2(x_of(p.sent_ms), y + 4.0f), color);
+        if (!p.lost) dl->AddLine(ImVec2(x_of(p.sent_ms), y), ImVec2(x_of(end), y), fade(color, 0.35f));
+    }
+    dl->AddText(ImVec2(o.x + 3, o.y), IM_COL32(160, 160, 160, 255), "up");
+    dl->AddText(ImVec2(o.x + 3, o.y + 24.0f), IM_COL32(160, 160, 160, 255), "down");
+    ImGui::Dummy(ImVec2(width, height));
+}
+
+void readouts(const ViewContext& v, const ClientLane& c) {
+    const std::string p = std::string(c.name) + ".";
+    auto m = [&](const char* name) { return meter_value(v.meters, (p + name).c_str()); };
+    ImGui::TextWrapped("prediction error %.1f px  correction %.2f px", m("prediction_error_px"), m("correction_px"));
+    ImGui::TextWrapped("render error %.1f px  stutter %.2f px", m("render_error_px"), m("remote_stutter_px"));
+    ImGui::TextWrapped("inputs awaiting ack %.0f  (seq %.0f / ack %.0f)", m("inputs_awaiting_ack"), m("input_seq"),
+                       m("acked_seq"));
+    if (c.rtt_samples == 0 || c.server.rtt_samples == 0) {
+        ImGui::TextWrapped("in flight %.0f  RTT measuring...", m("packets_in_flight"));
+    } else {
+        ImGui::TextWrapped("in flight %.0f  RTT %.0f / %.0f ms (client / server)", m("packets_in_flight"),
+                           m("rtt_client_ms"), m("rtt_server_ms"));
+    }
+    ImGui::TextWrapped("jitter %.1f ms  interp delay %.0f ms  clock %.3fx", m("jitter_ms"), m("interp_delay_ms"),
+                       m("clock_rate"));
+    ImGui::TextWrapped("up %.2f KiB/s  down %.2f KiB/s", m("up_bytes_s") / 1024.0, m("down_bytes_s") / 1024.0);
+    ImGui::TextWrapped("shots %.0f: hits %.0f lag-comp, %.0f present", m("shots"), m("hits_lag_comp"),
+                       m("hits_present"));
+}
+
+void plots(const ViewContext& v, const ClientLane& c, float width) {
+    const std::string p = std::string(c.name) + ".";
+    std::vector<PlotSeries> player(1), remote(2), bandwidth(2);
+    player[0] = {"prediction error", {}, kPlayerColor};
+    v.history.values(p + "prediction_error_px", player[0].values);
+    draw_plot((p + "player").c_str(), player, ImVec2(width, 52), "px");
+    remote[0] = {"render error", {}, kBotColor};
+    remote[1] = {"stutter x10", {}, IM_COL32(200, 120, 255, 255)};
+    v.history.values(p + "render_error_px", remote[0].values);
+    v.history.values(p + "remote_stutter_px", remote[1].values);
+    for (float& x : remote[1].values) x *= 10.0f;
+    draw_plot((p + "remote").c_str(), remote, ImVec2(width, 52), "px");
+    bandwidth[0] = {"up", {}, IM_COL32(120, 200, 255, 255)};
+    bandwidth[1] = {"down", {}, IM_COL32(120, 230, 140, 255)};
+    v.history.values(p + "up_bytes_s", bandwidth[0].values);
+    v.history.values(p + "down_bytes_s", bandwidth[1].values);
+    draw_plot((p + "bandwidth").c_str(), bandwidth, ImVec2(width, 52), "B/s");
+}
+
+}  // namespace
+
+void draw_netcode_view(ViewContext& v) {
+    auto& sim = static_cast<NetcodeSim&>(v.host.current());
+    ImGui::BeginChild("controls", ImVec2(330, 0), true);
+    ImGui::TextWrapped(
+        "One server, a player and three bots over a slow, lossy link. The wall exists only on the "
+        "server. Left lane: a client with everything off; right lane: the mechanisms you choose.");
+    ImGui::Separator();
+    ImGui::PushItemWidth(130.0f);
+    draw_params(v.host);
+    ImGui::PopItemWidth();
+    Vec2 keys{};
+    if (!sim.settings().autopilot) {
+        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) keys.x -= 1.0f;
+        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) keys.x += 1.0f;
+        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) keys.y -= 1.0f;
+        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) keys.y += 1.0f;
+        ImGui::TextWrapped("Steer: hold the left mouse button in a client lane, or the arrow keys.");
+    }
+    ImGui::TextWrapped("Right-click a bot in a client lane to shoot from it.");
+    ImGui::Separator();
+    ImGui::TextColored(ImVec4(0.31f, 0.59f, 1.0f, 1.0f), "disc: player as drawn");
+    ImGui::TextColored(ImVec4(0.92f, 0.92f, 0.92f, 0.8f), "ring: server-confirmed player (ghost)");
+    ImGui::TextColored(ImVec4(1.0f, 0.59f, 0.24f, 1.0f), "orange disc / ring: remote drawn / true");
+    ImGui::TextColored(ImVec4(0.35f, 0.9f, 0.47f, 1.0f), "green / red: hit / miss (this lane's rule)");
+    ImGui::EndChild();
+    ImGui::SameLine();
+
+    ImGui::BeginChild("lanes", ImVec2(0, 0), false);
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float width = std::max(120.0f, (ImGui::GetContentRegionAvail().x - 2.0f * gap) / 3.0f);
+    const ImVec2 world(width, width * Arena::kHeight / Arena::kWidth);
+    Vec2 steer = keys.normalize();
+    for (std::size_t col = 0; col < 3; ++col) {
+        if (col > 0) ImGui::SameLine();
+        ImGui::BeginGroup();
+        ImGui::PushID(static_cast<int>(col));
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+        if (col == 0) {
+            draw_truth(sim, world);
+            ImGui::TextWrapped("server tick %d Hz  ticks %llu", sim.settings().server_hz,
+                               static_cast<unsigned long long>(sim.server_ticks()));
+            ImGui::TextWrapped("link: %.0f ms +%.0f ms jitter, %.0f%% loss", sim.settings().latency_ms,
+                               sim.settings().jitter_ms, sim.settings().loss_pct);
+            ImGui::TextWrapped(
+                "ring: the player as intended (every input applied at once). Circles: where the "
+                "server judged the right lane's recent shots, rewound.");
+        } else {
+            const ClientLane& c = sim.lane(col - 1);
+            const Vec2 mouse_steer = draw_client(sim, col - 1, world);
+            if (mouse_steer.length() > 0.0f) steer = mouse_steer;
+            draw_timeline(sim, c, width);
+            readouts(v, c);
+            plots(v, c, width);
+        }
+        ImGui::PopTextWrapPos();
+        ImGui::PopID();
+        ImGui::EndGroup();
+    }
+    ImGui::EndChild();
+    // Nothing held: the player stands still (the autopilot ignores this).
+    sim.set_user_direction(steer);
+}
+
+}  // namespace vantage::play

@@ -1,0 +1,318 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <functional>
+
+#include "netcode/netcode_sim.hpp"
+
+namespace vantage::play {
+namespace {
+
+constexpr double kDt = 1.0 / 60.0;
+constexpr std::size_t kOff = 0;  // the lane with everything off
+constexpr std::size_t kOn = 1;   // the lane with the chosen mechanisms
+
+void run_for(NetcodeSim& sim, double seconds, const std::function<void()>& each_frame = {}) {
+    const long frames = std::lround(seconds / kDt);
+    for (long i = 0; i < frames; ++i) {
+        sim.step(kDt);
+        if (each_frame) each_frame();
+    }
+}
+
+std::uint64_t golden_run(std::uint64_t seed) {
+    NetcodeSim sim;
+    sim.reset(seed);
+    sim.set("loss_pct", 5);
+    sim.set("jitter_ms", 20);
+    run_for(sim, 10.0);
+    return sim.checksum();
+}
+
+// The browser test (tests/browser/playground_netcode.mjs) checks the wasm page against the
+// same file: 600 ticks at 60 Hz from seed 5 with loss_pct=5 and jitter_ms=20.
+TEST(NetcodeSim, GoldenChecksumIsPinnedForNativeWasmAndTheBrowser) {
+    std::FILE* f = std::fopen(VANTAGE_TESTS_DIR "/playgrounds/golden_netcode_checksum.txt", "r");
+    ASSERT_NE(f, nullptr);
+    char golden[32] = {};
+    ASSERT_EQ(std::fscanf(f, "%31s", golden), 1);
+    std::fclose(f);
+    char got[32];
+    std::snprintf(got, sizeof got, "%016llx", static_cast<unsigned long long>(golden_run(5)));
+    EXPECT_STREQ(got, golden) << "actual checksum: " << got;
+}
+
+TEST(NetcodeSim, SameSeedSameChecksumAndADifferentSeedDiffers) {
+    EXPECT_EQ(golden_run(5), golden_run(5));
+    EXPECT_NE(golden_run(5), golden_run(6));
+}
+
+TEST(NetcodeSim, BandwidthMetersCountTheBytesTheEncoderProduced) {
+    NetcodeSim sim;
+    sim.reset(2);
+    run_for(sim, 4.0);
+    for (std::size_t i : {kOff, kOn}) {
+        const ClientLane& c = sim.lane(i);
+        EXPECT_EQ(c.up_meter.total(), static_cast<double>(c.up.counters().bytes_sent));
+        EXPECT_EQ(c.down_meter.total(), static_cast<double>(c.down.counters().bytes_sent));
+        EXPECT_GT(c.up_meter.total(), 0.0);
+    }
+}
+
+// Steer right from the start, into the wall only the server knows, then stand still.
+void push_into_wall_then_rest(NetcodeSim& sim, double push_s, double rest_s) {
+    sim.set("autopilot", 0);
+    sim.set("auto_shoot", 0);
+    sim.set_user_direction({1.0f, 0.2f});
+    run_for(sim, push_s);
+    sim.set_user_direction({});
+    run_for(sim, rest_s);
+}
+
+TEST(NetcodeSim, PredictionConvergesAfterReconciliation) {
+    for (std::uint64_t seed : {11u, 12u, 13u}) {
+        NetcodeSim sim;
+        sim.reset(seed);
+        sim.set("loss_pct", 5);
+        sim.set("jitter_ms", 10);
+        push_into_wall_then_rest(sim, 3.0, 2.0);
+        const ClientLane& on = sim.lane(kOn);
+        ASSERT_GT(on.corrections, 0u) << "seed " << seed << ": the wall must have corrected the prediction";
+        EXPECT_LT(distance(on.entity.predicted(), sim.server_player()), 0.05f) << "seed " << seed;
+        // The logical prediction is exact (up to the wire's 1/16 px); the drawn one is still
+        // easing out the last correction at the smoother's gentle small-error rate.
+        EXPECT_LT(distance(on.entity.predicted(), sim.ideal_player()), 0.05f) << "seed " << seed;
+        EXPECT_LT(distance(on.drawn_player, sim.ideal_player()), 0.5f) << "seed " << seed;
+        EXPECT_GT(on.server.inputs.skipped() + on.up.counters().packets_lost, 0u) << "seed " << seed;
+    }
+}
+
+TEST(NetcodeSim, ReconciliationOffLetsThePredictionDriftThroughTheWall) {
+    NetcodeSim sim;
+    sim.reset(3);
+    sim.set("latency_ms", 50);
+    sim.set("reconciliation", 0);
+    sim.set("autopilot", 0);
+    sim.set_user_direction({1.0f, 0.0f});
+    run_for(sim, 3.0);
+    EXPECT_FLOAT_EQ(sim.server_player().x, Arena::kWallMinX - Arena::kPlayerRadius);
+    EXPECT_GT(sim.lane(kOn).drawn_player.x, Arena::kWallMaxX + Arena::kPlayerRadius + 100.0f);
+}
+
+TEST(NetcodeSim, ReconciliationOnHoldsThePredictionAtTheWall) {
+    NetcodeSim sim;
+    sim.reset(3);
+    sim.set("latency_ms", 50);
+    sim.set("correction_smoothing", 0);
+    sim.set("autopilot", 0);
+    sim.set_user_direction({1.0f, 0.0f});
+    float worst = 0.0f;
+    run_for(sim, 3.0, [&] {
+        if (sim.time_s() > 2.5) worst = std::max(worst, sim.lane(kOn).drawn_player.x);
+    });
+    const float wall = Arena::kWallMinX - Arena::kPlayerRadius;
+    EXPECT_FLOAT_EQ(sim.server_player().x, wall);
+    // Only the inputs in flight run past it: a round trip (100 ms), a tick (100 ms) and a frame.
+    EXPECT_LT(worst, wall + Arena::kSpeed * 0.22f);
+}
+
+TEST(NetcodeSim, InputsStayUnacknowledgedWhileInFlight) {
+    NetcodeSim sim;
+    sim.reset(4);
+    sim.set("latency_ms", 200);
+    run_for(sim, 5.0);
+    const ClientLane& on = sim.lane(kOn);
+    // 400 ms of round trip at 60 inputs/s, plus up to a 100 ms tick: 24 to 31 pending.
+    EXPECT_GE(on.entity.pending_count(), 24u);
+    EXPECT_LE(on.entity.pending_count(), 31u);
+    EXPECT_EQ(on.entity.latest_seq() - on.entity.acked_seq(), on.entity.pending_count());
+}
+
+TEST(NetcodeSim, LagCompensationLandsAShotThePresentWouldMiss) {
+    NetcodeSim sim;
+    sim.reset(7);
+    sim.stats_from_s = 0.0;
+    run_for(sim, 20.0);
+    for (std::size_t i : {kOff, kOn}) {
+        const LaneStats& s = sim.lane(i).stats;
+        ASSERT_GE(s.shots, 20u) << sim.lane(i).name;
+        // The same shots: rewound to what the shooter saw they land, judged at the present they miss.
+        EXPECT_GE(s.hits_rewound * 10, s.shots * 9) << sim.lane(i).name;
+        EXPECT_LE(s.hits_present * 5, s.shots) << sim.lane(i).name;
+    }
+}
+
+TEST(NetcodeSim, InterpolationPlacesRemotesBetweenSnapshots) {
+    NetcodeSim sim;
+    sim.reset(8);
+    run_for(sim, 6.0);
+    int checked = 0;
+    run_for(sim, 2.0, [&] {
+        const ClientLane& on = sim.lane(kOn);
+        for (std::size_t b = 0; b < Arena::kBots; ++b) {
+            ASSERT_TRUE(on.bot_kinds[b] == SampleKind::Interpolated || on.bot_kinds[b] == SampleKind::Exact);
+            // The server's own record of the same two ticks, blended at the render time.
+            const auto past = sim.history().get_interpolated_state(static_cast<std::uint32_t>(b), on.render_ms);
+            ASSERT_TRUE(past && past->inside());
+            EXPECT_LT(distance(on.drawn_bots[b], past->state), 0.1f);
+            ++checked;
+        }
+        // Drawn in the past: far from where the bots are now.
+        EXPECT_GT(on.render_error.value(), 20.0);
+    });
+    EXPECT_EQ(checked, 120 * 3);
+}
+
+TEST(NetcodeSim, AdaptiveBufferingGrowsTheDelayUnderJitter) {
+    NetcodeSim sim;
+    sim.reset(9);
+    run_for(sim, 10.0);
+    const double calm = sim.lane(kOn).delay_in_use_ms;
+    EXPECT_NEAR(calm, 150.0, 15.0);  // 1.5 x the 100 ms send interval
+    sim.set("jitter_ms", 120);
+    run_for(sim, 15.0);
+    EXPECT_GT(sim.lane(kOn).delay.jitter_ms(), 10.0);
+    EXPECT_GT(sim.lane(kOn).delay_in_use_ms, calm + 25.0);
+}
+
+TEST(NetcodeSim, ALowServerRateIsCoveredByTheRenderDelay) {
+    NetcodeSim sim;
+    sim.reset(10);
+    sim.set("server_hz", 4);
+    sim.stats_from_s = 5.0;
+    run_for(sim, 15.0);
+    const ClientLane& on = sim.lane(kOn);
+    EXPECT_NEAR(on.delay_in_use_ms, 375.0, 30.0);  // 1.5 x 250 ms
+    EXPECT_LT(on.stats.extrapolated_frames, on.stats.frames / 20);
+    EXPECT_LT(on.stats.mean(on.stats.remote_stutter), sim.lane(kOff).stats.mean(sim.lane(kOff).stats.remote_stutter));
+}
+
+TEST(NetcodeSim, RoundTripIsMeasuredOnBothSides) {
+    NetcodeSim sim;
+    sim.reset(12);
+    sim.set("latency_ms", 80);
+    run_for(sim, 5.0);
+    const ClientLane& on = sim.lane(kOn);
+    ASSERT_GT(on.rtt_samples, 0u);
+    ASSERT_GT(on.server.rtt_samples, 0u);
+    EXPECT_NEAR(on.client_rtt_ms, 160.0, 0.5);
+    EXPECT_NEAR(on.server.rtt_ms, 160.0, 0.5);
+}
+
+// The smallest and largest advance of the drawn clock per frame over `seconds` after the
+// one-way latency jumps from 50 to 200 ms.
+struct ClockAdvance {
+    double least_ms = 1e9, most_ms = 0.0, slowest_rate = 1.0;
+};
+ClockAdvance latency_jump(NetcodeSim& sim, double seconds) {
+    sim.set("latency_ms", 50);
+    run_for(sim, 8.0);
+    sim.set("latency_ms", 200);
+    ClockAdvance a;
+    double last = sim.lane(kOn).clock_ms;
+    run_for(sim, seconds, [&] {
+        const ClientLane& on = sim.lane(kOn);
+        a.least_ms = std::min(a.least_ms, on.clock_ms - last);
+        a.most_ms = std::max(a.most_ms, on.clock_ms - last);
+        a.slowest_rate = std::min(a.slowest_rate, on.clock_rate);
+        last = on.clock_ms;
+    });
+    return a;
+}
+
+TEST(NetcodeSim, TheSmoothClockDilatesItsRateToAbsorbALatencyJump) {
+    NetcodeSim sim;
+    sim.reset(13);
+    const ClockAdvance a = latency_jump(sim, 20.0);
+    const double frame_ms = kDt * 1000.0;
+    // Never a step: every frame advances the drawn instant by 0.9x..1.1x of real time.
+    EXPECT_GE(a.least_ms, 0.9 * frame_ms - 1e-6);
+    EXPECT_LE(a.most_ms, 1.1 * frame_ms + 1e-6);
+    EXPECT_LT(a.slowest_rate, 0.95) << "the clock should slow down to let the later stamps catch up";
+    const ClientLane& on = sim.lane(kOn);
+    EXPECT_EQ(on.rate_clock.snaps(), 0u);
+    EXPECT_LT(std::fabs(on.rate_clock.error_ms()), 40.0);
+}
+
+TEST(NetcodeSim, TheSnapClockStuttersAtALatencyJump) {
+    NetcodeSim sim;
+    sim.reset(13);
+    sim.set("smooth_clock", 0);
+    const ClockAdvance a = latency_jump(sim, 5.0);
+    // Each arrival moves the estimate by 8% of its error: at the jump some frames barely advance.
+    EXPECT_LT(a.least_ms, 0.5 * kDt * 1000.0);
+}
+
+TEST(NetcodeSim, DeadReckoningKeepsARemoteMovingWhenPacketsStop) {
+    NetcodeSim sim;
+    sim.reset(14);
+    sim.set("adaptive_buffering", 0);
+    sim.set("render_delay_ms", 0);
+    run_for(sim, 5.0);
+    const ClientLane& on = sim.lane(kOn);
+    bool extrapolated = false;
+    run_for(sim, 1.0, [&] { extrapolated = extrapolated || on.bot_kinds[0] == SampleKind::Extrapolated; });
+    EXPECT_TRUE(extrapolated);
+    EXPECT_LT(on.reconstruct_error.value(), 20.0);
+}
+
+TEST(NetcodeSim, DependentTogglesHaveNoEffectWithoutTheirPrerequisite) {
+    NetcodeSim sim;
+    sim.reset(15);
+    sim.set("prediction", 0);
+    EXPECT_FALSE(sim.param_enabled("reconciliation"));
+    EXPECT_FALSE(sim.param_enabled("correction_smoothing"));
+    EXPECT_TRUE(sim.param_enabled("interpolation"));
+    EXPECT_EQ(sim.settings().reconciliation, true);  // kept, so turning prediction back on restores it
+    run_for(sim, 3.0);
+    const ClientLane& on = sim.lane(kOn);
+    EXPECT_FALSE(on.mech.reconciliation);
+    EXPECT_EQ(on.drawn_player, on.authority);
+    sim.set("interpolation", 0);
+    for (const char* name : {"extrapolation", "adaptive_buffering", "clock_sync", "smooth_clock", "second_order",
+                             "curve_trust", "render_delay_ms", "extrapolation_cap_ms"}) {
+        EXPECT_FALSE(sim.param_enabled(name)) << name;
+    }
+    run_for(sim, 0.5);
+    EXPECT_FALSE(on.mech.extrapolation);
+    EXPECT_EQ(on.delay_in_use_ms, 0.0);
+}
+
+TEST(NetcodeSim, TheLaneWithEverythingOffIgnoresTheSettings) {
+    NetcodeSim sim;
+    sim.reset(16);
+    run_for(sim, 2.0);
+    const Mechanisms& m = sim.lane(kOff).mech;
+    EXPECT_FALSE(m.prediction || m.reconciliation || m.interpolation || m.lag_compensation || m.clock_sync);
+    EXPECT_TRUE(sim.lane(kOn).mech.prediction && sim.lane(kOn).mech.interpolation);
+}
+
+TEST(NetcodeSim, SurvivesAHostileNetworkWithItsInvariantsIntact) {
+    NetcodeSim sim;
+    sim.reset(17);
+    sim.set("latency_ms", 400);
+    sim.set("jitter_ms", 200);
+    sim.set("loss_pct", 50);
+    sim.set("server_hz", 4);
+    run_for(sim, 10.0, [&] {
+        for (std::size_t i : {kOff, kOn}) {
+            const ClientLane& c = sim.lane(i);
+            ASSERT_TRUE(c.drawn_player.is_finite());
+            ASSERT_GE(c.entity.latest_seq(), c.entity.acked_seq());
+            ASSERT_LE(c.entity.pending_count(), 256u);
+            ASSERT_EQ(c.decode_errors + c.server.decode_errors, 0u);
+        }
+    });
+    // Calm the link: everything recovers.
+    sim.set("latency_ms", 50);
+    sim.set("jitter_ms", 0);
+    sim.set("loss_pct", 0);
+    sim.set("server_hz", 20);
+    sim.set("autopilot", 0);
+    sim.set_user_direction({});
+    run_for(sim, 4.0);
+    EXPECT_LT(distance(sim.lane(kOn).drawn_player, sim.ideal_player()), 0.05f);
+}
+
+}  // namespace
+}  // namespace vantage::play
