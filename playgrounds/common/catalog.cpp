@@ -15,7 +15,9 @@ std::unique_ptr<Simulation> make() {
 const std::vector<PlaygroundEntry>& playground_catalog() {
     static const std::vector<PlaygroundEntry> entries = {
         {"meter", &make<MeterSim>},
-        {"netcode", &make<NetcodeSim>, &report_netcode},
+        {"netcode", &make<NetcodeSim>, &report_netcode,
+         "server_hz=60&jitter_ms=100&loss_pct=20&interpolation=1&extrapolation=1&second_order=1&adaptive_buffering=1"
+         "&lag_compensation=1&shots_per_s=5"},
     };
     return entries;
 }

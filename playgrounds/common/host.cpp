@@ -70,7 +70,10 @@ void append_json_number(std::string& out, double v) {
 }
 
 Host::Host(std::vector<std::unique_ptr<Simulation>> sims)
-    : sims_(std::move(sims)), presets_(sims_.size()), active_preset_(sims_.size()) {
+    : sims_(std::move(sims)), presets_(sims_.size()), defaults_(sims_.size()), active_preset_(sims_.size()) {
+    for (std::size_t i = 0; i < sims_.size(); ++i) {
+        for (const Param& p : sims_[i]->params()) defaults_[i].push_back(p.get());
+    }
     restart();
 }
 
@@ -88,6 +91,11 @@ const Preset* Host::active_preset() const {
 std::string Host::apply_preset(std::string_view name) {
     for (const Preset& p : presets_[active_]) {
         if (p.name != name) continue;
+        // A preset is a whole scenario: start from the defaults, not from earlier tinkering.
+        std::vector<Param>& params = current().params();
+        for (std::size_t k = 0; k < params.size() && k < defaults_[active_].size(); ++k) {
+            params[k].set(defaults_[active_][k]);
+        }
         applying_preset_ = true;
         std::vector<std::string> errors = apply_settings(p.settings);
         applying_preset_ = false;

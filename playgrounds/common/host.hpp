@@ -80,6 +80,7 @@ private:
     std::size_t active_ = 0;
     Context ctx_;
     std::vector<std::vector<Preset>> presets_;  // per simulation
+    std::vector<std::vector<double>> defaults_; // per simulation: each Param's value at start
     std::vector<std::string> active_preset_;    // per simulation; empty when none
     bool applying_preset_ = false;
     double carry_s_ = 0.0;

@@ -11,10 +11,13 @@ mkdirSync(outDir, { recursive: true });
 const server = await serve(siteDir, 0);
 const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await launch();
-const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+let page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
 await openApp(page, base, '', 1);
 const names = wanted.length ? wanted : (await page.evaluate(() => window.vantage.playgrounds())).map((p) => p.name);
 for (const [i, name] of names.entries()) {
+  // A fresh page per playground: the hash is read at start, like a link someone opens.
+  await page.close();
+  page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
   await openApp(page, base, `${name}/seed=1`, 1);
   // Let the meters' windows fill: 20 simulated seconds at 4x speed.
   await page.evaluate(() => window.vantage.set('speed', 4));

@@ -50,6 +50,16 @@ TEST(Presets, AShareableLinkKeepsThePresetAndAChangeEndsIt) {
     EXPECT_EQ(other.active_preset(), nullptr);
 }
 
+TEST(Presets, APresetStartsFromTheDefaultsNotFromEarlierChanges) {
+    Host host(make_all_simulations());
+    load_all_presets(host, VANTAGE_PRESETS_DIR);
+    ASSERT_EQ(host.set("playground", "netcode"), "");
+    const bool ghost_default = host.state_json().find("\"show_ghost\":1") != std::string::npos;
+    ASSERT_EQ(host.set("show_ghost", ghost_default ? "0" : "1"), "");  // not named by the preset
+    ASSERT_EQ(host.set("preset", "prediction-hides-latency"), "");
+    EXPECT_EQ(host.state_json().find("\"show_ghost\":1") != std::string::npos, ghost_default) << host.state_json();
+}
+
 TEST(Presets, UnknownPresetIsRefusedWithTheNamesThatExist) {
     Host host(make_all_simulations());
     load_all_presets(host, VANTAGE_PRESETS_DIR);
