@@ -103,7 +103,7 @@ Vec2 HordeWorld::spawn_point() {
     // Most of a wave arrives just outside some player's view and walks in; the rest anywhere,
     // so the world beyond every view stays populated.
     if (rng_.chance(0.7f)) {
-        const Vec2 around = players_[rng_.below(players_.size())].position;
+        const Vec2 around = players_[static_cast<std::size_t>(rng_.below(players_.size()))].position;
         const Vec2 dir = in_disc(rng_, 1.0f);
         const float len = dir.length();
         const Vec2 unit = len > 1e-3f ? dir / len : Vec2{1.0f, 0.0f};

@@ -107,11 +107,10 @@ public:
     std::span<const Vec2> player_positions() const { return player_positions_; }
     std::span<const Shot> shots() const { return shots_; }
 
-    // Enemies by slot index (index space = the allocator's high-water mark).
-    std::size_t slot_count() const { return enemies_.size(); }
+    // Whether the occupant named by packed_key is alive (a stale generation is not).
     bool alive(std::uint64_t packed_key) const;
-    // Slot-indexed reads; key_at and position_at describe the current or last occupant.
-    bool alive_at(std::uint32_t index) const { return index < enemies_.size() && enemies_[index].alive; }
+    // Slot-indexed reads (index < the allocator's high-water mark, unchecked): the current or
+    // last occupant of the slot.
     std::uint64_t key_at(std::uint32_t index) const { return enemies_[index].key; }
     Vec2 position_at(std::uint32_t index) const { return enemies_[index].position; }
     // Where the occupant named by packed_key died, if it is the slot's most recent death.

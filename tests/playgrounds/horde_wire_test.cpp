@@ -124,7 +124,7 @@ TEST(HordeWire, RandomMutationsNeverCrashAndAcceptedPacketsAreWellFormed) {
         std::vector<std::uint8_t> bytes = clean;
         const int edits = 1 + static_cast<int>(rng.below(4));
         for (int e = 0; e < edits; ++e) {
-            const std::size_t at = rng.below(bytes.size());
+            const auto at = static_cast<std::size_t>(rng.below(bytes.size()));
             switch (rng.below(3)) {
                 case 0: bytes[at] = static_cast<std::uint8_t>(rng.next()); break;
                 case 1: bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at)); break;
