@@ -7,7 +7,41 @@
 namespace vantage::play {
 
 namespace {
-WireError decode_rest(ByteReader& r, HordePacket& out);
+
+// Everything after the membership frame: players, corrections, crowd, then the end.
+WireError decode_after_membership(ByteReader& r, HordePacket& out) {
+    const std::size_t players = r.read_count(kMaxHordePlayers, 2);
+    for (std::size_t i = 0; i < players && r.ok(); ++i) out.players.push_back(r.read_fixed2(kSampleStep));
+
+    const std::size_t samples = r.read_count(65536, 4);
+    std::uint64_t index = 0;
+    for (std::size_t i = 0; i < samples && r.ok(); ++i) {
+        const std::uint64_t gap = r.read_varint_max(UINT32_MAX);
+        if (r.ok() && i > 0 && gap == 0) r.fail(WireError::NotAscending);
+        index += gap;
+        if (r.ok() && index > UINT32_MAX) r.fail(WireError::OutOfRange);
+        const std::uint64_t generation = r.read_varint_max(0xffffu);
+        const Vec2 p = r.read_fixed2(kSampleStep);
+        if (!r.ok()) break;
+        out.samples.push_back({SlotKey{static_cast<std::uint32_t>(index), static_cast<std::uint16_t>(generation)}.encode(), p});
+    }
+
+    const std::size_t blobs = r.read_count(65536, 3);
+    for (std::size_t i = 0; i < blobs && r.ok(); ++i) {
+        const Vec2 p = r.read_fixed2(kCrowdStep);
+        const std::uint32_t count = r.read_varint_u32();
+        if (r.ok() && count == 0) r.fail(WireError::Malformed);
+        out.crowd.push_back({p, count});
+    }
+    if (!r.finish()) {
+        out.players.clear();
+        out.samples.clear();
+        out.crowd.clear();
+        return r.error();
+    }
+    return WireError::None;
+}
+
 }  // namespace
 
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms,
@@ -70,44 +104,7 @@ WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& 
     if (frame_error != WireError::None) return frame_error;
     // read_count checked frame_len against the bytes left, so the rest starts inside the span.
     ByteReader rest(bytes.subspan(r.position() + frame_len));
-    return decode_rest(rest, out);
+    return decode_after_membership(rest, out);
 }
-
-
-namespace {
-WireError decode_rest(ByteReader& r, HordePacket& out) {
-
-    const std::size_t players = r.read_count(kMaxHordePlayers, 2);
-    for (std::size_t i = 0; i < players && r.ok(); ++i) out.players.push_back(r.read_fixed2(kSampleStep));
-
-    const std::size_t samples = r.read_count(65536, 4);
-    std::uint64_t index = 0;
-    for (std::size_t i = 0; i < samples && r.ok(); ++i) {
-        const std::uint64_t gap = r.read_varint_max(UINT32_MAX);
-        if (r.ok() && i > 0 && gap == 0) r.fail(WireError::NotAscending);
-        index += gap;
-        if (r.ok() && index > UINT32_MAX) r.fail(WireError::OutOfRange);
-        const std::uint64_t generation = r.read_varint_max(0xffffu);
-        const Vec2 p = r.read_fixed2(kSampleStep);
-        if (!r.ok()) break;
-        out.samples.push_back({SlotKey{static_cast<std::uint32_t>(index), static_cast<std::uint16_t>(generation)}.encode(), p});
-    }
-
-    const std::size_t blobs = r.read_count(65536, 3);
-    for (std::size_t i = 0; i < blobs && r.ok(); ++i) {
-        const Vec2 p = r.read_fixed2(kCrowdStep);
-        const std::uint32_t count = r.read_varint_u32();
-        if (r.ok() && count == 0) r.fail(WireError::Malformed);
-        out.crowd.push_back({p, count});
-    }
-    if (!r.finish()) {
-        out.players.clear();
-        out.samples.clear();
-        out.crowd.clear();
-        return r.error();
-    }
-    return WireError::None;
-}
-}  // namespace
 
 }  // namespace vantage::play
