@@ -9,6 +9,7 @@
 namespace vantage::play {
 
 void draw_meter_view(ViewContext& v);
+void draw_horde_view(ViewContext& v);
 void draw_netcode_view(ViewContext& v);
 
 struct ViewEntry {
@@ -18,6 +19,7 @@ struct ViewEntry {
 
 inline constexpr ViewEntry kViews[] = {
     {"meter", &draw_meter_view},
+    {"horde", &draw_horde_view},
     {"netcode", &draw_netcode_view},
 };
 

@@ -1,5 +1,6 @@
 #include "common/catalog.hpp"
 
+#include "horde/horde_sim.hpp"
 #include "meter/meter_sim.hpp"
 #include "netcode/netcode_sim.hpp"
 
@@ -14,10 +15,11 @@ std::unique_ptr<Simulation> make() {
 
 const std::vector<PlaygroundEntry>& playground_catalog() {
     static const std::vector<PlaygroundEntry> entries = {
-        {"meter", &make<MeterSim>},
+        {"horde", &make<HordeSim>, &horde_report, "enemies=8000&players=128"},
         {"netcode", &make<NetcodeSim>, &report_netcode,
          "server_hz=60&jitter_ms=100&loss_pct=20&interpolation=1&extrapolation=1&second_order=1&adaptive_buffering=1"
          "&lag_compensation=1&shots_per_s=5"},
+        {"meter", &make<MeterSim>},
     };
     return entries;
 }

@@ -6,7 +6,12 @@
 namespace vantage::play {
 namespace {
 
-Host make_host() { return Host(make_all_simulations()); }
+// A host showing the meter playground (these tests use its settings).
+Host make_host() {
+    Host h(make_all_simulations());
+    h.select(static_cast<std::size_t>(h.find("meter")));
+    return h;
+}
 
 TEST(Host, UrlRoundTripsEverySetting) {
     Host a = make_host();

@@ -39,7 +39,7 @@ TEST(Presets, EveryPresetLoadsAppliesAndItsClaimedFindingHolds) {
 TEST(Presets, AShareableLinkKeepsThePresetAndAChangeEndsIt) {
     Host host(make_all_simulations());
     load_all_presets(host, VANTAGE_PRESETS_DIR);
-    ASSERT_TRUE(host.apply_url("#meter/preset=average-lags-a-step").empty());
+    ASSERT_TRUE(host.apply_url("#meter/preset=average-lags-a-step").empty()) << host.url();
     const std::string link = host.url();
     EXPECT_NE(link.find("preset=average-lags-a-step"), std::string::npos) << link;
     Host other(make_all_simulations());
@@ -63,6 +63,7 @@ TEST(Presets, APresetStartsFromTheDefaultsNotFromEarlierChanges) {
 TEST(Presets, UnknownPresetIsRefusedWithTheNamesThatExist) {
     Host host(make_all_simulations());
     load_all_presets(host, VANTAGE_PRESETS_DIR);
+    ASSERT_EQ(host.set("playground", "meter"), "");
     const std::string err = host.set("preset", "nope");
     EXPECT_NE(err.find("unknown preset 'nope'"), std::string::npos) << err;
     EXPECT_NE(err.find("average-lags-a-step"), std::string::npos) << err;

@@ -1,0 +1,208 @@
+// Horde playground: thousands of enemies streamed to a few clients over a lossy link.
+//
+// One authoritative HordeWorld, and several lanes serving it in lockstep. A lane is one way
+// of telling every client what is near it: per client, relevance (SpatialGrid, view radius)
+// picks the enemies, DeltaBaseline streams that set as entered/left over a LossyLink (naive:
+// diff against what was sent; acked: diff against what the client acknowledged), the
+// client rebuilds it in a DeltaMirror, round-robin corrections keep the positions honest,
+// and optionally an AggregateTree (weight = headcount) sends crowd summaries of the world
+// outside the view. Every lane of a client shares the same loss pattern (same link seed),
+// so the lanes differ only in strategy.
+//
+// The client draws what it holds by running the enemies' rule itself (chase the nearest
+// player it knows of), catching each correction up by its age. Readouts are measured, not
+// modelled: bytes are what the encoder produced; phantoms are held enemies that are dead on
+// the server; missing are relevant enemies not held; render error is the distance between
+// where a client draws an enemy and where it is (for a phantom: where it died), at the
+// instant drawn. Per-client readouts are means over the lane's clients.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/catalog.hpp"
+#include "common/simulation.hpp"
+#include "horde/horde_wire.hpp"
+#include "horde/horde_world.hpp"
+#include "vantage/aggregate_tree.hpp"
+#include "vantage/delta_baseline.hpp"
+#include "vantage/delta_mirror.hpp"
+#include "vantage/lossy_link.hpp"
+#include "vantage/rate_meter.hpp"
+
+namespace vantage::play {
+
+struct HordeSettings {
+    int enemies = 3000;         // alive target, [200, 8000] (restart)
+    int players = 4;            // [1, 128] (restart)
+    bool spread = true;         // players spread over the arena; off: clustered at the centre (restart)
+    bool combat = true;         // shots, novas, deaths and respawn waves
+    double view_radius = 420.0; // relevance radius around each client's player, units, [100, 1500]
+    double send_hz = 16.0;      // frames per second to each client, [1, 60]
+    double sample_hz = 4.0;     // corrections per second per held enemy (round-robin), [1, 60]
+    double latency_ms = 30.0;   // one way, both directions, [0, 400]
+    double jitter_ms = 20.0;    // extra one-way delay, uniform, [0, 150]
+    double loss_pct = 0.0;      // per packet, both directions, %, [0, 40]
+    double theta = 1.5;         // opening angle of the crowd lane's summaries, [0, 2]; 0 = none
+    bool any_received = true;   // acked lanes adopt the newest received frame (off: contiguous) (restart)
+};
+
+struct HordeLaneConfig {
+    std::string name;              // meter prefix and URL key prefix
+    bool recovery = true;          // Acked (true) or Naive delta recovery
+    bool relevance = true;         // false: every alive enemy is relevant (the broadcast)
+    bool follows_theta = false;    // this lane's theta is the "theta" setting
+    float theta = 0.0f;            // fixed theta when it does not follow the setting; 0 = none
+    // nullopt: the "any_received" setting decides.
+    std::optional<AckFrontier> frontier;
+};
+
+// A held enemy as one client draws it.
+struct HeldEnemy {
+    Vec2 position;
+    std::uint32_t target = 0;  // index of the player it chases, as the client sees it
+};
+
+// Averages since the last restart_measurement() (the report's columns).
+struct HordeLaneTotals {
+    double seconds = 0;
+    double kib_s = 0;         // downstream, all clients
+    double uuid_kib_s = 0;    // the same packets with 16-byte ids and f32 positions
+    double up_kib_s = 0;      // acknowledgements, all clients
+    double crowd_kib_s = 0;   // the crowd part of kib_s
+    double samples_share = 0;     // share of downstream bytes that are corrections
+    double membership_share = 0;  // share that is the delta frame (entered/left/digest)
+    double phantoms = 0;      // per client, mean over ticks
+    double missing = 0;       // per client, mean over send ticks
+    double held = 0;          // per client
+    double relevant = 0;      // per client
+    double err_mean_px = 0;   // over every held enemy drawn
+    double err_worst_px = 0;
+    std::uint64_t mismatches = 0;   // digest disagreements, all clients
+    std::uint64_t frames_lost = 0;  // sequence gaps, all clients
+    std::uint64_t resyncs = 0;      // full rebuilds after the first, all clients
+    double entities_per_packet = 0; // entered + left + corrections
+    double spawns_per_packet = 0;   // entered
+    double despawns_per_packet = 0; // left
+    double summaries = 0;     // crowd blobs per frame
+    double coverage = 0;      // share of the enemies outside the view the blobs stand for
+};
+
+class HordeLane {
+public:
+    struct Client {
+        DeltaBaseline baseline;
+        LossyLink down;
+        LossyLink up;
+        DeltaMirror<HeldEnemy> mirror;
+        std::vector<Vec2> players;     // as last heard
+        std::vector<CrowdBlob> crowd;  // as last heard
+        std::uint64_t newest_ms = 0;
+        bool heard = false;
+        std::uint64_t frames = 0;      // frames sent to it
+        std::uint64_t decode_errors = 0;
+    };
+
+    HordeLane(HordeLaneConfig config, int clients, const DeltaBaselineOptions& baseline,
+              const LossyLinkOptions& link, std::uint64_t seed);
+
+    const HordeLaneConfig& config() const { return config_; }
+    HordeLaneConfig& config() { return config_; }
+    std::size_t client_count() const { return clients_.size(); }
+    const Client& client(std::size_t i) const { return *clients_[i]; }
+    Client& client(std::size_t i) { return *clients_[i]; }
+
+private:
+    friend class HordeSim;
+
+    // Counters since the last restart_measurement().
+    struct Stats {
+        double start_ms = 0;
+        double bytes = 0, uuid_bytes = 0, up_bytes = 0, crowd_bytes = 0, sample_bytes = 0, membership_bytes = 0;
+        double packets = 0, entities = 0, spawns = 0, despawns = 0, blobs = 0, coverage = 0, crowd_packets = 0;
+        double phantoms = 0, held = 0, ticks = 0;
+        double missing = 0, relevant = 0, sends = 0;
+        double err_sum = 0, err_n = 0, err_worst = 0;
+        std::uint64_t mismatches_at_start = 0, lost_at_start = 0, rebuilds_at_start = 0;
+    };
+
+    HordeLaneConfig config_;
+    std::vector<std::unique_ptr<Client>> clients_;
+    RateMeter kib_, uuid_kib_, up_kib_, crowd_kib_;
+    RateMeter phantoms_, held_, missing_, err_, packets_, blobs_, coverage_;
+    double err_worst_recent_ = 0;  // worst px over the last second
+    double err_worst_acc_ = 0;
+    double err_worst_until_ms_ = 0;
+    Stats stats_;
+};
+
+class HordeSim final : public Simulation {
+public:
+    HordeSim();
+    // A simulation with its own lanes (the report's sweeps); names must be unique.
+    explicit HordeSim(std::vector<HordeLaneConfig> lanes);
+    std::string_view name() const override { return "horde"; }
+    std::string_view title() const override { return "Horde"; }
+    void reset(std::uint64_t seed) override;
+    void step(double dt_s) override;
+    void meters(std::vector<Meter>& out) const override;
+    std::uint64_t checksum() const override;
+    double time_s() const override { return world_ ? world_->time_s() : 0.0; }
+
+    HordeSettings& settings() { return settings_; }
+    const HordeSettings& settings() const { return settings_; }
+    // Applies link, recovery and combat settings to the running lanes (after editing settings()).
+    void apply_settings();
+    const HordeWorld& world() const { return *world_; }
+    void steer(Vec2 direction) { world_->steer(direction); }
+    std::size_t lane_count() const { return lanes_.size(); }
+    const HordeLane& lane(std::size_t i) const { return *lanes_[i]; }
+    // Starts the averages of totals() afresh (the report's warm-up ends here).
+    void restart_measurement();
+    HordeLaneTotals totals(std::size_t lane) const;
+    // Enemies relevant to a client at the last send (ascending packed keys).
+    const std::vector<std::uint64_t>& relevant(std::size_t client) const { return relevant_[client]; }
+
+private:
+    void add_params();
+    float lane_theta(const HordeLaneConfig& c) const;
+    LossyLinkOptions link_options(std::uint64_t seed) const;
+    void send_round(double now_ms);
+    void send_to(HordeLane& lane, std::size_t c, double now_ms);
+    void receive(HordeLane& lane, HordeLane::Client& client, double now_ms);
+    void simulate_and_measure(HordeLane& lane, float dt, double now_ms, bool send_tick);
+
+    HordeSettings settings_;
+    std::vector<HordeLaneConfig> lane_configs_;
+    std::uint64_t seed_ = 1;
+    std::unique_ptr<HordeWorld> world_;
+    std::vector<std::unique_ptr<HordeLane>> lanes_;
+    double next_send_ms_ = 0;
+    std::uint64_t send_rounds_ = 0;
+
+    // Per send round, shared by every lane.
+    std::vector<std::vector<std::uint64_t>> relevant_;
+    std::vector<std::uint64_t> everyone_;
+    AggregateTree tree_;
+    std::vector<WeightedPoint> points_;
+    bool tree_built_ = false;
+
+    // Scratch, reused.
+    DeltaPlan plan_;
+    std::vector<Vec2> entered_positions_;
+    std::vector<HordeSample> samples_;
+    std::vector<CrowdBlob> crowd_;
+    std::vector<Summary> summaries_;
+    ByteWriter writer_, scratch_;
+    std::vector<std::uint8_t> packet_;
+    HordePacket decoded_;
+};
+
+// `./vantage report horde`: relevance savings, the loss table and the crowd table.
+void horde_report(const ReportOptions& options, std::FILE* out);
+
+}  // namespace vantage::play

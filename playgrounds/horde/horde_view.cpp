@@ -1,0 +1,200 @@
+// Horde playground view: the lanes side by side, each a camera on your player (player 0)
+// showing what that lane's client holds, with the server's truth as a faint ghost, phantoms
+// in red, and a minimap of the arena with the crowd summaries as blobs. Meters and history
+// plots underneath. Arrow keys steer your player while held; released, the bot drives.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/ui.hpp"
+#include "horde/horde_sim.hpp"
+
+namespace vantage::play {
+
+namespace {
+
+constexpr ImU32 kGhost = IM_COL32(150, 150, 170, 70);
+constexpr ImU32 kHeld = IM_COL32(240, 200, 90, 255);
+constexpr ImU32 kPhantom = IM_COL32(255, 60, 60, 255);
+constexpr ImU32 kPlayer = IM_COL32(90, 200, 255, 255);
+constexpr ImU32 kYou = IM_COL32(120, 255, 140, 255);
+constexpr ImU32 kView = IM_COL32(120, 255, 140, 90);
+constexpr ImU32 kNova = IM_COL32(200, 140, 255, 200);
+constexpr ImU32 kBlob = IM_COL32(255, 150, 60, 90);
+constexpr ImU32 kLaneColors[] = {IM_COL32(240, 110, 90, 255), IM_COL32(90, 200, 120, 255), IM_COL32(110, 160, 255, 255),
+                                 IM_COL32(220, 200, 90, 255)};
+
+// Thousands of entities per lane: drawn as small squares (4 vertices each, against ~17 for an
+// anti-aliased disc) so a lane's draw list stays well inside ImGui's 16-bit index range.
+void mark(const WorldView& view, Vec2 p, float half_px, ImU32 color) {
+    const ImVec2 c = view.to_screen(p);
+    view.dl->AddRectFilled(ImVec2(c.x - half_px, c.y - half_px), ImVec2(c.x + half_px, c.y + half_px), color);
+}
+
+void steer_from_keys(HordeSim& sim) {
+    Vec2 dir;
+    if (!ImGui::GetIO().WantCaptureKeyboard) {
+        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) dir.x -= 1.0f;
+        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) dir.x += 1.0f;
+        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) dir.y -= 1.0f;
+        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) dir.y += 1.0f;
+    }
+    sim.steer(dir);
+}
+
+void draw_camera(const HordeSim& sim, const HordeLane& lane, ImVec2 size) {
+    const HordeWorld& w = sim.world();
+    const HordeLane::Client& client = lane.client(0);
+    const Vec2 eye = w.player_positions()[0];
+    const float radius = static_cast<float>(sim.settings().view_radius);
+    const std::string id = "camera_" + lane.config().name;
+    const WorldView view = begin_world_view(id.c_str(), size, eye, radius * 1.1f);
+    view.dl->AddRectFilled(view.origin, ImVec2(view.origin.x + view.size.x, view.origin.y + view.size.y),
+                           IM_COL32(18, 20, 26, 255));
+    view.circle(eye, radius, kView, 1.5f);
+    // The ghost: the server's truth around the camera.
+    w.grid().for_each_in_radius(eye, radius * 1.6f, [&](std::uint32_t, Vec2 p) { mark(view, p, 1.2f, kGhost); });
+    for (const Player& p : w.players()) {
+        if (p.nova_at >= 0 && w.time_s() - p.nova_at < horde::kNovaRing) {
+            const float t = static_cast<float>((w.time_s() - p.nova_at) / horde::kNovaRing);
+            view.circle(p.position, horde::kNovaRadius * (0.3f + 0.7f * t), kNova, 2.0f);
+        }
+    }
+    for (const Shot& s : w.shots()) mark(view, s.position, 1.0f, IM_COL32(255, 255, 255, 200));
+    // What this client holds, as it draws it.
+    // A line joins a held enemy to the truth when they disagree by more than a few units.
+    client.mirror.for_each([&](SlotKey key, const HeldEnemy& h) {
+        if (w.alive(key.encode())) {
+            const Vec2 truth = w.position_at(key.index);
+            if ((truth - h.position).length_squared() > 9.0f) view.line(h.position, truth, kGhost);
+            mark(view, h.position, 2.0f, kHeld);
+        } else {
+            mark(view, h.position, 3.0f, kPhantom);
+        }
+    });
+    for (std::size_t i = 0; i < client.players.size(); ++i) view.circle(client.players[i], 10.0f, i == 0 ? kYou : kPlayer, 2.0f);
+    end_world_view(view);
+}
+
+void draw_minimap(const HordeSim& sim, const HordeLane& lane, float side) {
+    const HordeWorld& w = sim.world();
+    const HordeLane::Client& client = lane.client(0);
+    const std::string id = "minimap_" + lane.config().name;
+    const float half = horde::kArena * 0.5f;
+    const WorldView view = begin_world_view(id.c_str(), ImVec2(side, side), Vec2{half, half}, half);
+    view.dl->AddRectFilled(view.origin, ImVec2(view.origin.x + view.size.x, view.origin.y + view.size.y),
+                           IM_COL32(14, 16, 20, 255));
+    const std::span<const Vec2> truth = w.alive_positions();
+    for (std::size_t i = 0; i < truth.size(); i += 2) mark(view, truth[i], 0.6f, kGhost);
+    for (const CrowdBlob& b : client.crowd) {
+        view.disc(b.position, std::min(300.0f, 8.0f * std::sqrt(static_cast<float>(b.count))), kBlob);
+    }
+    client.mirror.for_each([&](SlotKey key, const HeldEnemy& h) {
+        const bool alive = w.alive(key.encode());
+        mark(view, h.position, alive ? 0.8f : 1.4f, alive ? kHeld : kPhantom);
+    });
+    for (std::size_t i = 0; i < w.player_positions().size(); ++i) {
+        const Vec2 p = w.player_positions()[i];
+        view.circle(p, static_cast<float>(sim.settings().view_radius), i == 0 ? kView : IM_COL32(90, 200, 255, 60));
+        view.dot(p, 2.5f, i == 0 ? kYou : kPlayer);
+    }
+    end_world_view(view);
+}
+
+void lane_readouts(const std::vector<Meter>& m, const HordeLane& lane) {
+    const std::string p = lane.config().name + ".";
+    auto get = [&](const char* key) { return meter_value(m, (p + key).c_str()); };
+    const ImVec4 normal(0.85f, 0.85f, 0.85f, 1.0f);
+    const ImVec4 alarm(1.0f, 0.4f, 0.4f, 1.0f);
+    const double alive = meter_value(m, "alive");
+    ImGui::Text("knows %.0f of %.0f (%.0f%% culled)", get("knows"), alive,
+                alive > 0 ? 100.0 * (1.0 - get("knows") / alive) : 0.0);
+    ImGui::Text("%.1f KiB/s (lifetime %.1f), uuid+f32 %.1f", get("kib_s"), get("lifetime_kib_s"), get("uuid_kib_s"));
+    ImGui::Text("per packet %.0f: +%.1f -%.1f", get("entities_per_packet"), get("spawns_per_packet"),
+                get("despawns_per_packet"));
+    const double mismatches = get("mismatches");
+    ImGui::TextColored(mismatches > 0 ? alarm : normal, "mismatches %.0f, lost %.0f", mismatches, get("frames_lost"));
+    const double phantoms = get("phantoms");
+    ImGui::TextColored(phantoms > 10 ? alarm : normal, "phantoms %.1f, missing %.1f", phantoms, get("missing"));
+    ImGui::Text("resyncs %.0f, error %.1f / %.0f px", get("resyncs"), get("err_mean_px"), get("err_worst_px"));
+    if (!std::isnan(get("summaries"))) {
+        ImGui::Text("crowd: %.0f blobs cover %.0f%%, %.2f KiB/s", get("summaries"), get("coverage_pct"),
+                    get("crowd_kib_s"));
+    }
+}
+
+void lane_plot(ViewContext& v, const HordeSim& sim, const char* id, const char* meter, const char* unit, ImVec2 size) {
+    std::vector<PlotSeries> series;
+    for (std::size_t i = 0; i < sim.lane_count(); ++i) {
+        const HordeLane& lane = sim.lane(i);
+        series.push_back({lane.config().name.c_str(), {}, kLaneColors[i % 4]});
+        v.history.values(lane.config().name + "." + meter, series.back().values);
+    }
+    draw_plot(id, series, size, unit);
+}
+
+}  // namespace
+
+void draw_horde_view(ViewContext& v) {
+    HordeSim& sim = static_cast<HordeSim&>(v.host.current());
+    steer_from_keys(sim);
+
+    ImGui::BeginChild("controls", ImVec2(330, 0), true);
+    ImGui::TextWrapped(
+        "Thousands of enemies, a few clients, one lossy link each. Every lane serves the same world "
+        "under the same losses; only the strategy differs. Arrow keys steer your player.");
+    ImGui::Separator();
+    draw_params(v.host);
+    ImGui::Separator();
+    ImGui::Text("alive %.0f, killed %.0f", meter_value(v.meters, "alive"), meter_value(v.meters, "killed"));
+    ImGui::Text("last pulse killed %.0f (biggest %.0f)", meter_value(v.meters, "last_pulse_kills"),
+                meter_value(v.meters, "biggest_pulse_kills"));
+    ImGui::Separator();
+    draw_meter_table(v.meters);
+    ImGui::EndChild();
+    ImGui::SameLine();
+
+    ImGui::BeginChild("lanes", ImVec2(0, 0), false);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const std::size_t lanes = sim.lane_count();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float column = (avail.x - gap * static_cast<float>(lanes - 1)) / static_cast<float>(lanes);
+    const float plots_h = std::max(90.0f, avail.y * 0.2f);
+    const float lane_h = avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y;
+    const float camera = std::max(120.0f, std::min(column, lane_h * 0.62f));
+    for (std::size_t i = 0; i < lanes; ++i) {
+        const HordeLane& lane = sim.lane(i);
+        if (i > 0) ImGui::SameLine();
+        // One child window per lane: each has its own draw list.
+        ImGui::PushID(static_cast<int>(i));
+        ImGui::BeginChild("lane", ImVec2(column, lane_h), false, ImGuiWindowFlags_NoScrollbar);
+        const float theta = lane.config().follows_theta ? static_cast<float>(sim.settings().theta) : lane.config().theta;
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLaneColors[i % 4]), "%s: %s recovery%s", lane.config().name.c_str(),
+                           lane.config().recovery ? "acked" : "naive", theta > 0 ? ", crowd summaries" : "");
+        const ImVec2 camera_at = ImGui::GetCursorScreenPos();
+        draw_camera(sim, lane, ImVec2(column, camera));
+        // The minimap is an inset in the camera's top-right corner.
+        const ImVec2 below = ImGui::GetCursorScreenPos();
+        const float inset = std::floor(camera * 0.32f);
+        ImGui::SetCursorScreenPos(ImVec2(camera_at.x + column - inset - 4.0f, camera_at.y + 4.0f));
+        draw_minimap(sim, lane, inset);
+        ImGui::SetCursorScreenPos(below);
+        ImGui::PushTextWrapPos(0.0f);  // wrap at the lane's right edge
+        lane_readouts(v.meters, lane);
+        ImGui::PopTextWrapPos();
+        ImGui::EndChild();
+        ImGui::PopID();
+    }
+    const ImVec2 rest = ImGui::GetContentRegionAvail();
+    const float plot_w = (rest.x - 2 * gap) / 3.0f;
+    const ImVec2 plot(plot_w, std::max(60.0f, rest.y - 4));
+    lane_plot(v, sim, "kib", "kib_s", "KiB/s", plot);
+    ImGui::SameLine();
+    lane_plot(v, sim, "phantoms", "phantoms", "phantoms", plot);
+    ImGui::SameLine();
+    lane_plot(v, sim, "error", "err_mean_px", "px", plot);
+    ImGui::EndChild();
+}
+
+}  // namespace vantage::play

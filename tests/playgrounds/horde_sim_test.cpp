@@ -1,0 +1,220 @@
+// The horde playground's findings, each pinned on a smaller world than the report's (so the
+// suite stays fast at -O0, under ASan and in wasm): relevance culls most of the broadcast;
+// under loss naive diffs strand phantoms while acked recovery keeps them at the lag floor
+// for a modest price; a few crowd summaries cover the world outside the view. Plus the
+// golden checksum and a twin run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <string>
+
+#include "horde/horde_sim.hpp"
+
+namespace vantage::play {
+namespace {
+
+HordeLaneConfig lane(const char* name, bool recovery, bool relevance = true, float theta = 0.0f,
+                     std::optional<AckFrontier> frontier = std::nullopt) {
+    return HordeLaneConfig{name, recovery, relevance, false, theta, frontier};
+}
+
+// A smaller world than the report's (1,200 enemies, 4 players by default), 2 s warm-up,
+// then `seconds` measured at `tick_hz`.
+void run(HordeSim& sim, double seconds, std::uint64_t seed = 7, int enemies = 1200, int tick_hz = 60) {
+    sim.settings().enemies = enemies;
+    sim.reset(seed);
+    for (int i = 0; i < 2 * tick_hz; ++i) sim.step(1.0 / tick_hz);
+    sim.restart_measurement();
+    const int ticks = static_cast<int>(seconds * tick_hz);
+    for (int i = 0; i < ticks; ++i) sim.step(1.0 / tick_hz);
+}
+
+std::uint64_t golden_run(std::uint64_t seed) {
+    HordeSim sim;
+    sim.settings().enemies = 400;
+    sim.settings().loss_pct = 10.0;
+    sim.reset(seed);
+    for (int i = 0; i < 240; ++i) sim.step(1.0 / 60.0);
+    return sim.checksum();
+}
+
+// The browser test (tests/browser/playground_horde.mjs) checks the wasm page against it too.
+TEST(HordeSim, GoldenChecksumIsPinnedForNativeWasmAndTheBrowser) {
+    std::FILE* f = std::fopen(VANTAGE_TESTS_DIR "/playgrounds/golden_horde_checksum.txt", "r");
+    ASSERT_NE(f, nullptr);
+    char golden[32] = {};
+    ASSERT_EQ(std::fscanf(f, "%31s", golden), 1);
+    std::fclose(f);
+    char got[32];
+    std::snprintf(got, sizeof got, "%016llx", static_cast<unsigned long long>(golden_run(5)));
+    EXPECT_STREQ(got, golden) << "actual checksum: " << got;
+}
+
+TEST(HordeSim, SameSeedSameChecksumAndADifferentSeedDiffers) {
+    EXPECT_EQ(golden_run(5), golden_run(5));
+    EXPECT_NE(golden_run(5), golden_run(6));
+}
+
+TEST(HordeSim, RelevanceCullsMostOfTheBroadcast) {
+    HordeSim sim({lane("culled", false), lane("broadcast", false, false)});
+    run(sim, 2.0, 7, 600);
+    const HordeLaneTotals culled = sim.totals(0);
+    const HordeLaneTotals broadcast = sim.totals(1);
+    EXPECT_LT(culled.kib_s, 0.4 * broadcast.kib_s) << culled.kib_s << " vs " << broadcast.kib_s;
+    EXPECT_LT(culled.held, 0.4 * static_cast<double>(sim.world().alive_count()));
+    // The broadcast knows everything alive; relevance knows what is in view.
+    EXPECT_GT(broadcast.held, 0.95 * static_cast<double>(sim.world().alive_count()));
+}
+
+TEST(HordeSim, CompactIdsAndQuantizedPositionsCutTheWireCost) {
+    HordeSim sim({lane("acked", true)});
+    run(sim, 3.0);
+    const HordeLaneTotals t = sim.totals(0);
+    EXPECT_LT(t.kib_s, 0.45 * t.uuid_kib_s) << t.kib_s << " vs " << t.uuid_kib_s;
+    // Corrections dominate the packet, as in the reference (86% samples).
+    EXPECT_GT(t.samples_share, 0.6);
+}
+
+TEST(HordeSim, PacketLossStrandsPhantomsAndAckRecoveryClearsThem) {
+    HordeSim sim({lane("naive", false), lane("acked", true, true, 0.0f, AckFrontier::AnyReceived),
+                  lane("contiguous", true, true, 0.0f, AckFrontier::Contiguous)});
+    sim.settings().loss_pct = 25.0;
+    // Naive's phantoms pile up over time (the report's 30 s run ends near 100 per client), so
+    // this runs 14 s at 30 Hz ticks to stay cheap.
+    run(sim, 14.0, 2, 1200, 30);
+    const HordeLaneTotals naive = sim.totals(0);
+    const HordeLaneTotals acked = sim.totals(1);
+    const HordeLaneTotals contiguous = sim.totals(2);
+    // Phantoms: naive accumulates them; acked stays at the lag floor (single digits).
+    EXPECT_GT(naive.phantoms, 4.0 * acked.phantoms) << naive.phantoms << " vs " << acked.phantoms;
+    EXPECT_LT(acked.phantoms, 10.0);
+    EXPECT_LT(contiguous.phantoms, 10.0);
+    EXPECT_GT(naive.missing, 5.0 * acked.missing) << naive.missing << " vs " << acked.missing;
+    // Render error: several times acked's (tens of px against under two in the report's longer run).
+    EXPECT_GT(naive.err_mean_px, 3.0 * acked.err_mean_px) << naive.err_mean_px << " vs " << acked.err_mean_px;
+    EXPECT_LT(acked.err_mean_px, 4.0);
+    // The digest catches naive's drift; acked never disagrees.
+    EXPECT_GT(naive.mismatches, 0u);
+    EXPECT_EQ(acked.mismatches, 0u);
+    EXPECT_EQ(contiguous.mismatches, 0u);
+    // The price: any-received costs a little more than naive; the contiguous frontier much
+    // more (stale rebuilds resend the whole set).
+    EXPECT_GT(acked.kib_s, naive.kib_s);
+    EXPECT_LT(acked.kib_s, 1.25 * naive.kib_s) << acked.kib_s << " vs " << naive.kib_s;
+    EXPECT_GT(contiguous.resyncs, 0u);
+    EXPECT_EQ(acked.resyncs, 0u);
+    EXPECT_GT(contiguous.kib_s, 1.2 * acked.kib_s);
+}
+
+TEST(HordeSim, WithoutLossEveryRecoveryAgreesWithTheServer) {
+    HordeSim sim({lane("naive", false), lane("acked", true)});
+    run(sim, 3.0);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const HordeLaneTotals t = sim.totals(i);
+        EXPECT_EQ(t.mismatches, 0u) << sim.lane(i).config().name;
+        EXPECT_EQ(t.frames_lost, 0u);
+        EXPECT_LT(t.phantoms, 10.0);  // only what the link's lag explains
+        EXPECT_LT(t.err_mean_px, 3.0);
+    }
+    EXPECT_DOUBLE_EQ(sim.totals(0).phantoms, sim.totals(1).phantoms);
+}
+
+TEST(HordeSim, CrowdSummariesCoverTheDistantWorldForAFewBytes) {
+    HordeSim sim({lane("off", true), lane("fine", true, true, 0.4f), lane("coarse", true, true, 1.5f)});
+    run(sim, 2.0, 7, 2000);
+    const HordeLaneTotals off = sim.totals(0);
+    const HordeLaneTotals fine = sim.totals(1);
+    const HordeLaneTotals coarse = sim.totals(2);
+    EXPECT_EQ(off.summaries, 0.0);
+    EXPECT_LT(coarse.summaries, 20.0);
+    EXPECT_GT(coarse.summaries, 4.0);
+    EXPECT_GT(coarse.coverage, 0.95);
+    EXPECT_LT(coarse.kib_s, 1.12 * off.kib_s) << coarse.kib_s << " vs " << off.kib_s;
+    EXPECT_GT(fine.summaries, 3.0 * coarse.summaries);
+    EXPECT_GT(fine.crowd_kib_s, coarse.crowd_kib_s);
+    // Summaries add knowledge, not membership: the held sets are identical.
+    EXPECT_DOUBLE_EQ(off.held, coarse.held);
+}
+
+TEST(HordeWorld, NovasKillInBurstsAndWavesRefillTheArena) {
+    HordeWorld world({.seed = 3, .enemies = 2000});
+    std::size_t lowest = world.alive_count();
+    for (int i = 0; i < 60 * 8; ++i) {
+        world.step(1.0 / 60.0);
+        lowest = std::min(lowest, world.alive_count());
+    }
+    EXPECT_GT(world.biggest_nova_kills(), 50u);
+    EXPECT_GT(world.kills(), 500u);
+    // Waves refill every 500 ms, so the count never sags far below the target.
+    EXPECT_GT(lowest, 1500u);
+    EXPECT_LE(world.alive_count(), 2000u);
+}
+
+TEST(HordeWorld, WithoutCombatNothingDiesAndTheHordeClosesIn) {
+    HordeWorld world({.seed = 3, .enemies = 300, .combat = false});
+    double before = 0;
+    for (Vec2 p : world.alive_positions()) before += static_cast<double>(distance(p, world.player_positions()[nearest_player(p, world.player_positions())]));
+    for (int i = 0; i < 120; ++i) world.step(1.0 / 60.0);
+    double after = 0;
+    for (Vec2 p : world.alive_positions()) after += static_cast<double>(distance(p, world.player_positions()[nearest_player(p, world.player_positions())]));
+    EXPECT_EQ(world.kills(), 0u);
+    EXPECT_EQ(world.alive_count(), 300u);
+    EXPECT_LT(after, before);
+}
+
+TEST(HordeSim, ParamsHaveUniqueNamesAndRoundTrip) {
+    HordeSim sim;
+    std::set<std::string> names;
+    for (Param& p : sim.params()) {
+        EXPECT_TRUE(names.insert(p.name).second) << p.name;
+        const double v = p.kind == Param::Kind::Bool ? 1.0 : p.min;
+        ASSERT_EQ(check_param_value(p, v), "") << p.name;
+        p.set(v);
+        EXPECT_EQ(p.get(), v) << p.name;
+    }
+    for (const char* n : {"enemies", "players", "theta", "view_radius", "send_hz", "latency_ms", "jitter_ms", "loss",
+                          "naive_recovery", "acked_recovery", "crowd_recovery"}) {
+        EXPECT_EQ(names.count(n), 1u) << n;
+    }
+}
+
+TEST(HordeSim, ALossSetLiveReachesEveryLink) {
+    HordeSim sim;
+    sim.settings().enemies = 300;
+    sim.reset(1);
+    for (Param& p : sim.params()) {
+        if (p.name == "loss") p.set(20.0);
+        if (p.name == "naive_recovery") p.set(1.0);
+    }
+    for (std::size_t i = 0; i < sim.lane_count(); ++i) {
+        EXPECT_FLOAT_EQ(sim.lane(i).client(0).down.options().loss, 0.2f);
+        EXPECT_FLOAT_EQ(sim.lane(i).client(0).up.options().loss, 0.2f);
+        EXPECT_EQ(sim.lane(i).client(0).baseline.policy(), RecoveryPolicy::Acked);
+    }
+}
+
+TEST(HordeSim, EveryLaneOfAClientLosesTheSamePackets) {
+    HordeSim sim;
+    sim.settings().enemies = 300;
+    sim.settings().loss_pct = 20.0;
+    sim.reset(2);
+    for (int i = 0; i < 120; ++i) sim.step(1.0 / 60.0);
+    const auto lost = [&](std::size_t lane) { return sim.lane(lane).client(0).down.counters().packets_lost; };
+    EXPECT_GT(lost(0), 0u);
+    EXPECT_EQ(lost(0), lost(1));
+    EXPECT_EQ(lost(1), lost(2));
+}
+
+TEST(HordeSim, ManyPlayersStillRunAndEveryClientIsServed) {
+    HordeSim sim;
+    sim.settings().enemies = 400;
+    sim.settings().players = 24;
+    sim.reset(4);
+    for (int i = 0; i < 60; ++i) sim.step(1.0 / 60.0);
+    for (std::size_t c = 0; c < 24; ++c) EXPECT_GT(sim.lane(1).client(c).frames, 10u) << c;
+}
+
+}  // namespace
+}  // namespace vantage::play
