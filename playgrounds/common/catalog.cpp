@@ -1,5 +1,6 @@
 #include "common/catalog.hpp"
 
+#include "blackhole/blackhole_sim.hpp"
 #include "meter/meter_sim.hpp"
 
 namespace vantage::play {
@@ -14,6 +15,7 @@ std::unique_ptr<Simulation> make() {
 const std::vector<PlaygroundEntry>& playground_catalog() {
     static const std::vector<PlaygroundEntry> entries = {
         {"meter", &make<MeterSim>},
+        {"blackhole", &make<BlackholeSim>, &blackhole_report},
     };
     return entries;
 }
