@@ -9,6 +9,7 @@
 namespace vantage::play {
 
 void draw_meter_view(ViewContext& v);
+void draw_blackhole_view(ViewContext& v);
 
 struct ViewEntry {
     const char* name;
@@ -17,6 +18,7 @@ struct ViewEntry {
 
 inline constexpr ViewEntry kViews[] = {
     {"meter", &draw_meter_view},
+    {"blackhole", &draw_blackhole_view},
 };
 
 inline ViewFn find_view(std::string_view name) {

@@ -80,9 +80,9 @@ BlackholeSim::BlackholeSim() {
             [this, field] { return settings_.*field ? 1.0 : 0.0; },
             [this, field](double v) { settings_.*field = v != 0.0; });
     };
-    real("theta", "aggregate angle theta", "", "aggregated lane: opening angle; 0 sends every hole exactly", 0.0, 1.5,
+    real("theta", "theta", "", "aggregated lane: opening angle; 0 sends every hole exactly", 0.0, 1.5,
          &BlackholeSettings::theta);
-    flag("disc_walk", "walk for the whole view",
+    flag("disc_walk", "disc walk",
          "aggregated lane: hold the angle from every point of the view disc (summarize_around), not just the hole",
          &BlackholeSettings::disc_walk);
     real("view_radius", "view radius", "units", "culling distance, and the disc the pellet error is measured in",
@@ -90,9 +90,9 @@ BlackholeSim::BlackholeSim() {
     integer("holes", "black holes", "holes in the arena (rebuilds the world)", 2, 64, &BlackholeSettings::holes, true);
     integer("pellets", "pellets", "pellets in the arena (rebuilds the world)", 200, 6000, &BlackholeSettings::pellets,
             true);
-    integer("clients", "clients per lane", "clients served by every lane, playing holes 0.. (rebuilds the world)", 1,
+    integer("clients", "clients/lane", "clients served by every lane, playing holes 0.. (rebuilds the world)", 1,
             8, &BlackholeSettings::clients, true);
-    integer("corrections", "corrections per packet", "pellet states per packet, round-robin over every pellet", 0,
+    integer("corrections", "corrections", "pellet states per packet, round-robin over every pellet", 0,
             300, &BlackholeSettings::corrections, false);
     real("send_hz", "send rate", "Hz", "packets per second to each client", 1.0, 60.0, &BlackholeSettings::send_hz);
     real("latency_ms", "latency", "ms", "one-way link latency", 0.0, 400.0, &BlackholeSettings::latency_ms, true);
@@ -100,7 +100,7 @@ BlackholeSim::BlackholeSim() {
          &BlackholeSettings::jitter_ms, true);
     real("loss_pct", "packet loss", "%", "packets lost at random on every link", 0.0, 40.0,
          &BlackholeSettings::loss_pct, true);
-    flag("autopilot", "player autopilot", "your hole circles by script; off: steer it with WASD or the arrows",
+    flag("autopilot", "autopilot", "your hole circles by script; off: steer it with WASD or the arrows",
          &BlackholeSettings::autopilot);
 }
 

@@ -143,7 +143,7 @@ TEST(FieldPacket, RandomBytesNeverCrashTheDecoder) {
     FieldPacket q;
     std::vector<std::uint8_t> bytes;
     for (int trial = 0; trial < 2000; ++trial) {
-        bytes.resize(rng.below(80));
+        bytes.resize(static_cast<std::size_t>(rng.below(80)));
         for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>(rng.next());
         if (!bytes.empty() && rng.chance(0.5f)) bytes[0] = kFieldPacketKind;
         const WireError e = decode_field_packet(bytes, 100, q);
