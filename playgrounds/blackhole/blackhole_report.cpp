@@ -21,6 +21,7 @@ struct LaneRow {
     double attractors = 0.0;
     double evals_m_s = 0.0;
     double pull_pct = 0.0;
+    double weight_pct = 0.0;
     double field_error_pct = 0.0;
     ErrorStats error;
 };
@@ -41,6 +42,7 @@ LaneRow read_lane(const BlackholeSim& sim, LaneKind kind) {
     const double p = lane.probes > 0 ? static_cast<double>(lane.probes) : 1.0;
     row.attractors = lane.attractors_sum / m;
     row.pull_pct = lane.pull_pct_sum / p;
+    row.weight_pct = lane.weight_pct_sum / p;
     row.field_error_pct = lane.field_error_pct_sum / p;
     row.evals_m_s = lane.evaluations.lifetime_per_sec() / static_cast<double>(lane.clients.size()) / 1e6;
     row.error = sim.lifetime_error(kind);
@@ -70,25 +72,26 @@ void header(const ReportOptions& o, std::FILE* out, const char* title, const cha
 
 void lane_row(const ReportOptions& o, std::FILE* out, const char* config, const LaneRow& r) {
     if (o.csv) {
-        std::fprintf(out, "%s,%.2f,%.2f,%.1f,%.2f,%.3f,%.1f,%.2f,%.1f,%.1f,%.1f\n", config, r.kib_s, r.field_kib_s,
-                     r.field_share_pct, r.attractors, r.evals_m_s, r.pull_pct, r.field_error_pct, r.error.median,
-                     r.error.p90, r.error.worst);
-    } else {
-        std::fprintf(out, "| %s | %.1f | %.1f | %.0f%% | %.1f | %.2f M | %.0f%% | %.1f%% | %.1f | %.0f | %.0f |\n",
-                     config, r.kib_s, r.field_kib_s, r.field_share_pct, r.attractors, r.evals_m_s, r.pull_pct,
+        std::fprintf(out, "%s,%.2f,%.2f,%.1f,%.2f,%.3f,%.1f,%.1f,%.2f,%.1f,%.1f,%.1f\n", config, r.kib_s,
+                     r.field_kib_s, r.field_share_pct, r.attractors, r.evals_m_s, r.pull_pct, r.weight_pct,
                      r.field_error_pct, r.error.median, r.error.p90, r.error.worst);
+    } else {
+        std::fprintf(out,
+                     "| %s | %.1f | %.1f | %.0f%% | %.1f | %.2f M | %.0f%% | %.0f%% | %.1f%% | %.1f | %.0f | %.0f |\n",
+                     config, r.kib_s, r.field_kib_s, r.field_share_pct, r.attractors, r.evals_m_s, r.pull_pct,
+                     r.weight_pct, r.field_error_pct, r.error.median, r.error.p90, r.error.worst);
     }
 }
 
 const char* kLaneColumns = "config,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,"
-                           "field_error_pct,median_px,p90_px,worst_px";
+                           "weight_pct,field_error_pct,median_px,p90_px,worst_px";
 
 void lane_table_head(const ReportOptions& o, std::FILE* out) {
     if (o.csv) return;
     std::fprintf(out,
                  "| config | KiB/s | field KiB/s | field share | attractors | force evals/s per client | your field "
-                 "(pull) | field error | median px | p90 px | worst px |\n"
-                 "|---|---|---|---|---|---|---|---|---|---|---|\n");
+                 "(pull) | weight kept | field error | median px | p90 px | worst px |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 }
 
 }  // namespace
@@ -109,7 +112,7 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
     // 1: the field at 64 holes, full vs culled vs aggregated, point walk and disc walk.
     header(options, out, "1. The field at 64 holes: full, culled, aggregated", kLaneColumns);
     lane_table_head(options, out);
-    const float thetas[] = {0.3f, 0.5f, 0.8f, 1.2f};
+    const float thetas[] = {0.3f, 0.5f, 0.8f, 1.2f, 1.5f};
     bool first = true;
     for (const bool disc : {false, true}) {
         for (const float theta : thetas) {
@@ -131,13 +134,13 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
 
     // 2: the hole-count sweep, every lane at the default angle and walk.
     header(options, out, "2. Hole-count sweep (aggregated lane at the defaults: disc walk, theta 0.5)",
-           "holes,lane,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,field_error_pct,"
+           "holes,lane,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,weight_pct,field_error_pct,"
            "median_px,p90_px,worst_px");
     if (!options.csv) {
         std::fprintf(out,
                      "| holes | lane | KiB/s | field KiB/s | field share | attractors | force evals/s per client | "
-                     "your field (pull) | field error | median px | p90 px | worst px |\n"
-                     "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                     "your field (pull) | weight kept | field error | median px | p90 px | worst px |\n"
+                     "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     }
     for (const int holes : {4, 8, 16, 32, 64}) {
         BlackholeSettings s;
@@ -149,6 +152,34 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
             char config[64];
             std::snprintf(config, sizeof config, options.csv ? "%d,%s" : "%d | %s", holes, lane);
             lane_row(options, out, config, *row);
+        }
+    }
+
+    // 3: the correction budget at the defaults (the full lane; every lane gets the same).
+    header(options, out, "3. Correction budget at the defaults (full lane)",
+           "corrections,refresh_s,kib_s,field_kib_s,median_px,p90_px,worst_px");
+    if (!options.csv) {
+        std::fprintf(out, "| corrections per packet | every pellet refreshed every | KiB/s | field KiB/s | median px | "
+                          "p90 px | worst px |\n|---|---|---|---|---|---|---|\n");
+    }
+    for (const int corrections : {0, 40, 100, 250}) {
+        BlackholeSettings s;
+        s.corrections = corrections;
+        const RunResult r = run(options, s);
+        const double refresh_s =
+            corrections > 0 ? static_cast<double>(s.pellets) / (corrections * s.send_hz) : 0.0;
+        char refresh[32];
+        if (corrections > 0) {
+            std::snprintf(refresh, sizeof refresh, "%.1f s", refresh_s);
+        } else {
+            std::snprintf(refresh, sizeof refresh, "never");
+        }
+        if (options.csv) {
+            std::fprintf(out, "%d,%.2f,%.2f,%.2f,%.1f,%.1f,%.1f\n", corrections, refresh_s, r.full.kib_s,
+                         r.full.field_kib_s, r.full.error.median, r.full.error.p90, r.full.error.worst);
+        } else {
+            std::fprintf(out, "| %d | %s | %.1f | %.1f | %.1f | %.0f | %.0f |\n", corrections, refresh, r.full.kib_s,
+                         r.full.field_kib_s, r.full.error.median, r.full.error.p90, r.full.error.worst);
         }
     }
 }
