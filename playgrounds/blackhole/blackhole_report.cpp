@@ -52,6 +52,7 @@ LaneRow read_lane(const BlackholeSim& sim, LaneKind kind) {
 RunResult run(const ReportOptions& options, const BlackholeSettings& settings) {
     BlackholeSim sim;
     sim.settings() = settings;
+    sim.keep_error_samples(true);
     sim.reset(options.seed);
     const double dt = 1.0 / options.tick_hz;
     const auto warmup = static_cast<long>(kWarmupS / dt + 0.5);

@@ -85,7 +85,7 @@ BlackholeSim::BlackholeSim() {
     flag("disc_walk", "disc walk",
          "aggregated lane: hold the angle from every point of the view disc (summarize_around), not just the hole",
          &BlackholeSettings::disc_walk);
-    real("view_radius", "view radius", "units", "culling distance, and the disc the pellet error is measured in",
+    real("view_radius", "view radius", "px", "culling distance, and the disc the pellet error is measured in",
          200.0, 1500.0, &BlackholeSettings::view_radius);
     integer("holes", "black holes", "holes in the arena (rebuilds the world)", 2, 64, &BlackholeSettings::holes, true);
     integer("pellets", "pellets", "pellets in the arena (rebuilds the world)", 200, 6000, &BlackholeSettings::pellets,
@@ -500,7 +500,7 @@ void BlackholeSim::measure() {
         lane.attractors = attractors / static_cast<double>(lane.clients.size());
         lane.attractors_sum += lane.attractors;
         ++lane.measurements;
-        lane.error_lifetime.insert(lane.error_lifetime.end(), errors.begin(), errors.end());
+        if (keep_samples_) lane.error_lifetime.insert(lane.error_lifetime.end(), errors.begin(), errors.end());
         pooled_.clear();
         for (const std::vector<float>& w : lane.error_window) pooled_.insert(pooled_.end(), w.begin(), w.end());
         lane.error = percentiles(pooled_);

@@ -117,7 +117,7 @@ public:
         std::array<std::vector<float>, kErrorWindow> error_window;
         int error_next = 0;
         ErrorStats error;
-        std::vector<float> error_lifetime;  // every measured sample since reset (for the report)
+        std::vector<float> error_lifetime;  // measured samples, when kept (see keep_error_samples)
         // The field each packet carried against the truth at send time, at the pellets in view
         // (probed once per measurement): sum of |field| over probes (P% of the real pull),
         // weight kept, and sum |sent - true| / sum |true|.
@@ -157,9 +157,11 @@ public:
     static float effective_mass(float mass);
     std::uint64_t swallowed() const { return swallowed_; }
     // Pooled over every measurement since reset or the last clear_lifetime_error() (the
-    // report clears after a warm-up).
+    // report clears after a warm-up). Samples are kept only after keep_error_samples(true)
+    // (the report and the tests), so a page left open does not grow without bound.
     ErrorStats lifetime_error(LaneKind kind) const;
     void clear_lifetime_error();
+    void keep_error_samples(bool keep) { keep_samples_ = keep; }
 
 private:
     void apply_link_options();
@@ -183,6 +185,7 @@ private:
     double script_angle_ = 0.0;
     Vec2 steer_{};
     std::uint64_t swallowed_ = 0;
+    bool keep_samples_ = false;
 
     GravityField pellet_field_{kG, kSoftening};
     GravityField hole_field_{kHolePull, kSoftening};

@@ -45,7 +45,7 @@ void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, fl
     const BlackholeSim::Client& client = lane.clients.front();
     const BlackholeSim::Hole& me = sim.holes()[static_cast<std::size_t>(client.hole)];
     const auto view_radius = static_cast<float>(sim.settings().view_radius);
-    const float half = view_radius * 1.25f;
+    const float half = view_radius * 2.0f;  // wide enough to see the stand-ins around the view
     const WorldView w = begin_world_view(lane.name.c_str(), ImVec2(side, side), me.position, half);
     w.line({0.0f, 0.0f}, {kArenaSize, 0.0f}, kArena);
     w.line({kArenaSize, 0.0f}, {kArenaSize, kArenaSize}, kArena);
@@ -125,7 +125,7 @@ void draw_blackhole_view(ViewContext& v) {
     if (!sim) return;
     steer_from_keys(v, *sim);
 
-    ImGui::BeginChild("controls", ImVec2(350, 0), true);
+    ImGui::BeginChild("controls", ImVec2(360, 0), true);
     ImGui::TextWrapped(
         "Send the field, not the particles. Every client integrates the pellets itself from the holes it was "
         "sent. Culling distant holes drops an input of that physics; aggregation keeps their pull as a few "

@@ -27,6 +27,7 @@ BlackholeSettings small_world() {
 std::unique_ptr<BlackholeSim> run(const BlackholeSettings& settings, std::uint64_t seed, double seconds) {
     auto sim = std::make_unique<BlackholeSim>();
     sim->settings() = settings;
+    sim->keep_error_samples(true);
     sim->reset(seed);
     const auto ticks = static_cast<int>(seconds / kDt + 0.5);
     for (int t = 0; t < ticks; ++t) sim->step(kDt);
