@@ -56,6 +56,21 @@ ErrorStats percentiles(std::vector<float>& v) {
 
 }  // namespace
 
+const char* BlackholeSettings::validate() const {
+    auto in = [](double v, double lo, double hi) { return v >= lo && v <= hi; };  // false for NaN
+    if (!in(holes, 2, static_cast<double>(kMaxHoles))) return "holes must be 2..64";
+    if (!in(pellets, 200, 6000)) return "pellets must be 200..6000";
+    if (!in(clients, 1, 8)) return "clients must be 1..8";
+    if (!in(theta, 0.0, 1.5)) return "theta must be 0..1.5";
+    if (!in(view_radius, 200.0, 1500.0)) return "view_radius must be 200..1500";
+    if (!in(corrections, 0, 300)) return "corrections must be 0..300";
+    if (!in(send_hz, 1.0, 60.0)) return "send_hz must be 1..60";
+    if (!in(latency_ms, 0.0, 400.0)) return "latency_ms must be 0..400";
+    if (!in(jitter_ms, 0.0, 150.0)) return "jitter_ms must be 0..150";
+    if (!in(loss_pct, 0.0, 40.0)) return "loss_pct must be 0..40";
+    return nullptr;
+}
+
 BlackholeSim::BlackholeSim() {
     auto add = [this](const char* name, const char* label, const char* unit, const char* help, Param::Kind kind,
                       double lo, double hi, bool restart, std::function<double()> get,
@@ -115,18 +130,18 @@ void BlackholeSim::steer(Vec2 direction) { steer_ = clamp_length(direction, 1.0f
 
 void BlackholeSim::apply_link_options() {
     for (Lane& lane : lanes_) {
-        for (std::size_t c = 0; c < lane.clients.size(); ++c) {
-            LossyLinkOptions o = lane.clients[c].link.options();
+        for (Client& client : lane.clients) {
+            LossyLinkOptions o = client.link.options();
             o.latency_ms = settings_.latency_ms;
             o.jitter_ms = settings_.jitter_ms;
             o.loss = static_cast<float>(settings_.loss_pct / 100.0);
-            lane.clients[c].link.set_options(o);
+            client.link.set_options(o);
         }
     }
 }
 
 void BlackholeSim::reset(std::uint64_t seed) {
-    seed_ = seed;
+    assert(settings_.validate() == nullptr && "BlackholeSim: settings out of range (see validate())");
     rng_ = XorShift(mix64(seed ^ 0x626c61636b686f6cULL));
     time_s_ = 0.0;
     tick_ = 0;

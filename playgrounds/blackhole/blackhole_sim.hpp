@@ -45,6 +45,9 @@ struct BlackholeSettings {
     double jitter_ms = 15.0;     // extra delay uniform in [0, jitter], ms, 0..150
     double loss_pct = 0.0;       // packet loss, %, 0..40
     bool autopilot = true;       // the player's hole circles by script; off: steered from the view
+
+    // nullptr when every field is in range, otherwise a message naming the first bad field.
+    const char* validate() const;
 };
 
 enum class LaneKind { Full, Culled, Aggregated };
@@ -175,7 +178,6 @@ private:
     void probe_field(Lane& lane, const Client& client, const FieldPacket& packet);
 
     BlackholeSettings settings_;
-    std::uint64_t seed_ = 1;
     XorShift rng_{1};
     double time_s_ = 0.0;
     std::uint64_t tick_ = 0;

@@ -4,6 +4,7 @@
 // blackhole`); these runs show the same shape.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -190,6 +191,21 @@ TEST(BlackholeSim, LossIsRepairedByTheRoundRobinCorrections) {
     EXPECT_GT(k.packets_lost, 0u);
     EXPECT_EQ(k.packets_lost + k.packets_delivered + c.link.in_flight(), k.packets_sent);
     EXPECT_LT(sim->lifetime_error(LaneKind::Full).median, 50.0);
+}
+
+TEST(BlackholeSettings, DefaultsAreValidAndEveryRangeIsChecked) {
+    EXPECT_EQ(BlackholeSettings{}.validate(), nullptr);
+    EXPECT_NE(BlackholeSettings{.holes = 65}.validate(), nullptr);
+    EXPECT_NE(BlackholeSettings{.pellets = 100}.validate(), nullptr);
+    EXPECT_NE(BlackholeSettings{.theta = -0.1}.validate(), nullptr);
+    EXPECT_NE(BlackholeSettings{.send_hz = 0.0}.validate(), nullptr);
+    EXPECT_NE(BlackholeSettings{.loss_pct = std::nan("")}.validate(), nullptr);
+    // The Params a page can set are exactly these ranges.
+    BlackholeSim sim;
+    for (const Param& p : sim.params()) {
+        EXPECT_TRUE(check_param_value(p, p.get()).empty()) << p.name;
+        EXPECT_FALSE(check_param_value(p, p.max + 1.0).empty()) << p.name;
+    }
 }
 
 TEST(BlackholeSim, ChangingTheLinkLiveReachesEveryClient) {
