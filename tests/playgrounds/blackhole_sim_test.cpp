@@ -127,6 +127,20 @@ TEST(BlackholeSim, CullingTheFieldBreaksTheLocalPhysics) {
     EXPECT_LT(meter(sim, "culled.field_kib_s"), 0.5 * meter(sim, "full.field_kib_s"));
 }
 
+TEST(BlackholeSim, CullingDriftsFurtherThanTheFullFieldOnOtherSeedsToo) {
+    BlackholeSettings s = small_world();
+    s.pellets = 300;
+    for (std::uint64_t seed = 2; seed <= 4; ++seed) {
+        const auto sim = run(s, seed, 4.0);
+        const ErrorStats full = sim->lifetime_error(LaneKind::Full);
+        const ErrorStats culled = sim->lifetime_error(LaneKind::Culled);
+        EXPECT_GT(culled.median, 1.2 * full.median)
+            << "seed " << seed << ": full " << full.median << " culled " << culled.median;
+        EXPECT_LT(mean_weight_pct(*sim, LaneKind::Culled), 60.0) << "seed " << seed;
+        EXPECT_NEAR(mean_weight_pct(*sim, LaneKind::Aggregated), 100.0, 0.01) << "seed " << seed;
+    }
+}
+
 TEST(BlackholeSim, AggregatingKeepsTheWeightThatCullingThrowsAway) {
     const BlackholeSim& sim = default_angle_run();
     EXPECT_NEAR(mean_weight_pct(sim, LaneKind::Aggregated), 100.0, 0.01);
@@ -181,16 +195,22 @@ TEST(BlackholeSim, AggregationBuysComputeWithTheAngle) {
     EXPECT_LT(meter(wide, "aggregated.attractors"), meter(wide, "full.attractors"));
 }
 
-TEST(BlackholeSim, LossIsRepairedByTheRoundRobinCorrections) {
+TEST(BlackholeSim, UnderLossTheRoundRobinCorrectionsBoundTheDrift) {
     BlackholeSettings s = small_world();
     s.holes = 8;
+    s.pellets = 300;
     s.loss_pct = 30.0;
-    const auto sim = run(s, 2, 4.0);
-    const BlackholeSim::Client& c = sim->lane(LaneKind::Full).clients[0];
+    s.corrections = 0;
+    const auto uncorrected = run(s, 2, 4.0);
+    s.corrections = 100;
+    const auto corrected = run(s, 2, 4.0);
+    const BlackholeSim::Client& c = corrected->lane(LaneKind::Full).clients[0];
     const LinkCounters& k = c.link.counters();
     EXPECT_GT(k.packets_lost, 0u);
     EXPECT_EQ(k.packets_lost + k.packets_delivered + c.link.in_flight(), k.packets_sent);
-    EXPECT_LT(sim->lifetime_error(LaneKind::Full).median, 50.0);
+    const double without = uncorrected->lifetime_error(LaneKind::Full).median;
+    const double with = corrected->lifetime_error(LaneKind::Full).median;
+    EXPECT_LT(with, 0.5 * without) << "median without corrections " << without << ", with " << with;
 }
 
 TEST(BlackholeSettings, DefaultsAreValidAndEveryRangeIsChecked) {
