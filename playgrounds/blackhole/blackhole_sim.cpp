@@ -9,7 +9,6 @@ namespace {
 
 constexpr Vec2 kArenaCenter{kArenaSize * 0.5f, kArenaSize * 0.5f};
 constexpr int kTreeDepth = 10;
-constexpr std::uint8_t kClusterId = 255;
 constexpr double kScriptStep = 0.03;  // the player's autopilot: angle per tick, radians
 constexpr float kCoreFraction = 0.22f;  // pellets are swallowed within this fraction of the radius
 

@@ -73,6 +73,7 @@ public:
     static constexpr double kRespawnS = 2.5;
     static constexpr double kMeasureEveryS = 0.25;
     static constexpr int kErrorWindow = 8;  // measurements pooled for the error meters (2 s)
+    static constexpr std::uint8_t kClusterId = 255;  // Client::hole_ids entry of a stand-in
 
     struct Hole {
         Vec2 position;
@@ -94,7 +95,7 @@ public:
         // client side
         std::uint32_t applied = 0;  // newest sequence applied (0: none yet)
         std::vector<WeightedPoint> attractors;
-        std::vector<std::uint8_t> hole_ids;  // id per attractor; 255 marks a cluster
+        std::vector<std::uint8_t> hole_ids;  // hole id per attractor, kClusterId for a stand-in
         std::vector<Vec2> position;
         std::vector<Vec2> velocity;
     };

@@ -69,7 +69,7 @@ void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, fl
     for (std::size_t i = 0; i < client.attractors.size(); ++i) {
         const WeightedPoint& a = client.attractors[i];
         const float r = radius_for_weight(a.weight);
-        if (client.hole_ids[i] == 255) {
+        if (client.hole_ids[i] == BlackholeSim::kClusterId) {
             w.circle(a.position(), r, kCluster, 2.0f);
             char label[24];
             std::snprintf(label, sizeof label, "%.0f", a.weight);
