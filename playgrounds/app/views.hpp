@@ -9,6 +9,7 @@
 namespace vantage::play {
 
 void draw_meter_view(ViewContext& v);
+void draw_blackhole_view(ViewContext& v);
 void draw_horde_view(ViewContext& v);
 void draw_netcode_view(ViewContext& v);
 
@@ -19,6 +20,7 @@ struct ViewEntry {
 
 inline constexpr ViewEntry kViews[] = {
     {"meter", &draw_meter_view},
+    {"blackhole", &draw_blackhole_view},
     {"horde", &draw_horde_view},
     {"netcode", &draw_netcode_view},
 };

@@ -1,5 +1,6 @@
 #include "common/catalog.hpp"
 
+#include "blackhole/blackhole_sim.hpp"
 #include "horde/horde_sim.hpp"
 #include "meter/meter_sim.hpp"
 #include "netcode/netcode_sim.hpp"
@@ -15,6 +16,7 @@ std::unique_ptr<Simulation> make() {
 
 const std::vector<PlaygroundEntry>& playground_catalog() {
     static const std::vector<PlaygroundEntry> entries = {
+        {"blackhole", &make<BlackholeSim>, &blackhole_report, "holes=64&pellets=6000"},
         {"horde", &make<HordeSim>, &horde_report, "enemies=8000&players=128"},
         {"netcode", &make<NetcodeSim>, &report_netcode,
          "server_hz=60&jitter_ms=100&loss_pct=20&interpolation=1&extrapolation=1&second_order=1&adaptive_buffering=1"

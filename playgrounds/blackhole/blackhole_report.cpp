@@ -1,0 +1,188 @@
+// The black-hole report: the tables behind playgrounds/blackhole/README.md.
+//
+//   ./vantage report blackhole [--seed N] [--seconds S] [--csv]
+//
+// Every row is a headless run of BlackholeSim at the given seed; each run serves the same
+// world through all three lanes, so the full and culled rows are measured beside every
+// aggregated one. Errors are pooled over the run after a warm-up.
+#include <cstdio>
+
+#include "blackhole/blackhole_sim.hpp"
+
+namespace vantage::play {
+namespace {
+
+constexpr double kWarmupS = 3.0;
+
+struct LaneRow {
+    double kib_s = 0.0;
+    double field_kib_s = 0.0;
+    double field_share_pct = 0.0;
+    double attractors = 0.0;
+    double evals_m_s = 0.0;
+    double pull_pct = 0.0;
+    double weight_pct = 0.0;
+    double field_error_pct = 0.0;
+    ErrorStats error;
+};
+
+struct RunResult {
+    LaneRow full;
+    LaneRow culled;
+    LaneRow aggregated;
+};
+
+LaneRow read_lane(const BlackholeSim& sim, LaneKind kind) {
+    const BlackholeSim::Lane& lane = sim.lane(kind);
+    LaneRow row;
+    row.kib_s = lane.bytes.lifetime_per_sec() / 1024.0;
+    row.field_kib_s = lane.field_bytes.lifetime_per_sec() / 1024.0;
+    row.field_share_pct = lane.bytes.total() > 0.0 ? 100.0 * lane.field_bytes.total() / lane.bytes.total() : 0.0;
+    const double m = lane.measurements > 0 ? static_cast<double>(lane.measurements) : 1.0;
+    const double p = lane.probes > 0 ? static_cast<double>(lane.probes) : 1.0;
+    row.attractors = lane.attractors_sum / m;
+    row.pull_pct = lane.pull_pct_sum / p;
+    row.weight_pct = lane.weight_pct_sum / p;
+    row.field_error_pct = lane.field_error_pct_sum / p;
+    row.evals_m_s = lane.evaluations.lifetime_per_sec() / static_cast<double>(lane.clients.size()) / 1e6;
+    row.error = sim.lifetime_error(kind);
+    return row;
+}
+
+RunResult run(const ReportOptions& options, const BlackholeSettings& settings) {
+    BlackholeSim sim;
+    sim.settings() = settings;
+    sim.keep_error_samples(true);
+    sim.reset(options.seed);
+    const double dt = 1.0 / options.tick_hz;
+    const auto warmup = static_cast<long>(kWarmupS / dt + 0.5);
+    const auto ticks = static_cast<long>(options.seconds / dt + 0.5);
+    for (long t = 0; t < warmup; ++t) sim.step(dt);
+    sim.clear_lifetime_error();
+    for (long t = 0; t < ticks; ++t) sim.step(dt);
+    return {read_lane(sim, LaneKind::Full), read_lane(sim, LaneKind::Culled), read_lane(sim, LaneKind::Aggregated)};
+}
+
+void header(const ReportOptions& o, std::FILE* out, const char* title, const char* columns) {
+    if (o.csv) {
+        std::fprintf(out, "# %s\n%s\n", title, columns);
+    } else {
+        std::fprintf(out, "\n## %s\n\n", title);
+    }
+}
+
+void lane_row(const ReportOptions& o, std::FILE* out, const char* config, const LaneRow& r) {
+    if (o.csv) {
+        std::fprintf(out, "%s,%.2f,%.2f,%.1f,%.2f,%.3f,%.1f,%.1f,%.2f,%.1f,%.1f,%.1f\n", config, r.kib_s,
+                     r.field_kib_s, r.field_share_pct, r.attractors, r.evals_m_s, r.pull_pct, r.weight_pct,
+                     r.field_error_pct, r.error.median, r.error.p90, r.error.worst);
+    } else {
+        std::fprintf(out,
+                     "| %s | %.1f | %.1f | %.0f%% | %.1f | %.2f M | %.0f%% | %.0f%% | %.1f%% | %.1f | %.0f | %.0f |\n",
+                     config, r.kib_s, r.field_kib_s, r.field_share_pct, r.attractors, r.evals_m_s, r.pull_pct,
+                     r.weight_pct, r.field_error_pct, r.error.median, r.error.p90, r.error.worst);
+    }
+}
+
+const char* kLaneColumns = "config,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,"
+                           "weight_pct,field_error_pct,median_px,p90_px,worst_px";
+
+void lane_table_head(const ReportOptions& o, std::FILE* out) {
+    if (o.csv) return;
+    std::fprintf(out,
+                 "| config | KiB/s | field KiB/s | field share | attractors | force evals/s per client | your field "
+                 "(pull) | weight kept | field error | median px | p90 px | worst px |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+}
+
+}  // namespace
+
+void blackhole_report(const ReportOptions& options, std::FILE* out) {
+    const BlackholeSettings defaults;
+    if (!options.csv) {
+        std::fprintf(out,
+                     "# Black holes: culling vs aggregation\n\nseed %llu, %d Hz, %.0f simulated s per run after a "
+                     "%.0f s warm-up; %d clients per lane, %d pellets, %.0f Hz sends, %d corrections per packet, "
+                     "latency %.0f ms, jitter %.0f ms, view radius %.0f. KiB/s is every client of the lane together; "
+                     "force evaluations are per client machine.\n",
+                     static_cast<unsigned long long>(options.seed), options.tick_hz, options.seconds, kWarmupS,
+                     defaults.clients, defaults.pellets, defaults.send_hz, defaults.corrections, defaults.latency_ms,
+                     defaults.jitter_ms, defaults.view_radius);
+    }
+
+    // 1: the field at 64 holes, full vs culled vs aggregated, point walk and disc walk.
+    header(options, out, "1. The field at 64 holes: full, culled, aggregated", kLaneColumns);
+    lane_table_head(options, out);
+    const float thetas[] = {0.3f, 0.5f, 0.8f, 1.2f, 1.5f};
+    bool first = true;
+    for (const bool disc : {false, true}) {
+        for (const float theta : thetas) {
+            BlackholeSettings s;
+            s.holes = 64;
+            s.theta = theta;
+            s.disc_walk = disc;
+            const RunResult r = run(options, s);
+            if (first) {
+                lane_row(options, out, "full", r.full);
+                lane_row(options, out, "culled", r.culled);
+                first = false;
+            }
+            char config[64];
+            std::snprintf(config, sizeof config, "%s theta %.1f", disc ? "disc walk" : "point walk", theta);
+            lane_row(options, out, config, r.aggregated);
+        }
+    }
+
+    // 2: the hole-count sweep, every lane at the default angle and walk.
+    header(options, out, "2. Hole-count sweep (aggregated lane at the defaults: disc walk, theta 0.5)",
+           "holes,lane,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,weight_pct,field_error_pct,"
+           "median_px,p90_px,worst_px");
+    if (!options.csv) {
+        std::fprintf(out,
+                     "| holes | lane | KiB/s | field KiB/s | field share | attractors | force evals/s per client | "
+                     "your field (pull) | weight kept | field error | median px | p90 px | worst px |\n"
+                     "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    }
+    for (const int holes : {4, 8, 16, 32, 64}) {
+        BlackholeSettings s;
+        s.holes = holes;
+        const RunResult r = run(options, s);
+        const std::pair<const char*, const LaneRow*> rows[] = {
+            {"full", &r.full}, {"culled", &r.culled}, {"aggregated", &r.aggregated}};
+        for (const auto& [lane, row] : rows) {
+            char config[64];
+            std::snprintf(config, sizeof config, options.csv ? "%d,%s" : "%d | %s", holes, lane);
+            lane_row(options, out, config, *row);
+        }
+    }
+
+    // 3: the correction budget at the defaults (the full lane; every lane gets the same).
+    header(options, out, "3. Correction budget at the defaults (full lane)",
+           "corrections,refresh_s,kib_s,field_kib_s,median_px,p90_px,worst_px");
+    if (!options.csv) {
+        std::fprintf(out, "| corrections per packet | every pellet refreshed every | KiB/s | field KiB/s | median px | "
+                          "p90 px | worst px |\n|---|---|---|---|---|---|---|\n");
+    }
+    for (const int corrections : {0, 40, 100, 250}) {
+        BlackholeSettings s;
+        s.corrections = corrections;
+        const RunResult r = run(options, s);
+        const double refresh_s =
+            corrections > 0 ? static_cast<double>(s.pellets) / (corrections * s.send_hz) : 0.0;
+        char refresh[32];
+        if (corrections > 0) {
+            std::snprintf(refresh, sizeof refresh, "%.1f s", refresh_s);
+        } else {
+            std::snprintf(refresh, sizeof refresh, "never");
+        }
+        if (options.csv) {
+            std::fprintf(out, "%d,%.2f,%.2f,%.2f,%.1f,%.1f,%.1f\n", corrections, refresh_s, r.full.kib_s,
+                         r.full.field_kib_s, r.full.error.median, r.full.error.p90, r.full.error.worst);
+        } else {
+            std::fprintf(out, "| %d | %s | %.1f | %.1f | %.1f | %.0f | %.0f |\n", corrections, refresh, r.full.kib_s,
+                         r.full.field_kib_s, r.full.error.median, r.full.error.p90, r.full.error.worst);
+        }
+    }
+}
+
+}  // namespace vantage::play

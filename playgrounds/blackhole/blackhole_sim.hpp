@@ -1,0 +1,219 @@
+// Black-hole playground: send the field, not the particles; culling vs aggregation.
+//
+// Gravity is the hard case for relevance. Every client integrates the pellets itself from the
+// attractors it was sent, so a hole it was not told about still bends every pellet it holds:
+// culling the field by view distance drops an *input* of the client's physics, and its
+// pellets drift from the server's. Aggregation keeps the distant pull and drops only its
+// resolution: an AggregateTree built once per send round over the arena, walked from each
+// client's hole, turns far groups of holes into one stand-in each at their weighted centroid.
+//
+// One authoritative world (holes steered by seeded scripts, one by the player; thousands of
+// pellets falling in and respawning) is served through three lanes in lockstep: the full
+// field, the field culled by view distance, and the aggregated field. Each lane has its own
+// clients, each with its own LossyLink and its own local integration, and its meters are
+// measured: the bytes the encoder produced, the distance between the client's pellets and the
+// server's within the view, and the force evaluations the client spent.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "blackhole/field_packet.hpp"
+#include "common/catalog.hpp"
+#include "common/simulation.hpp"
+#include "vantage/aggregate_tree.hpp"
+#include "vantage/byte_io.hpp"
+#include "vantage/gravity_field.hpp"
+#include "vantage/lossy_link.hpp"
+#include "vantage/random.hpp"
+#include "vantage/rate_meter.hpp"
+
+namespace vantage::play {
+
+struct BlackholeSettings {
+    int holes = 8;               // black holes in the arena, 2..64 (rebuilds the world)
+    int pellets = 2000;          // pellets, 200..6000 (rebuilds the world)
+    int clients = 4;             // clients per lane, playing holes 0..clients-1; 1..8 (rebuilds)
+    double theta = 0.5;          // the aggregated lane's opening angle, 0..1.5 (0 = the full field)
+    bool disc_walk = true;       // walk for the whole view disc (summarize_around) instead of the hole
+    double view_radius = 620.0;  // world units, 200..1500: culling distance and error window
+    int corrections = 40;        // pellet corrections per packet, round-robin, 0..300
+    double send_hz = 16.0;       // packets per second to each client, 1..60
+    double latency_ms = 80.0;    // one-way link latency, ms, 0..400
+    double jitter_ms = 15.0;     // extra delay uniform in [0, jitter], ms, 0..150
+    double loss_pct = 0.0;       // packet loss, %, 0..40
+    bool autopilot = true;       // the player's hole circles by script; off: steered from the view
+
+    // nullptr when every field is in range, otherwise a message naming the first bad field.
+    const char* validate() const;
+};
+
+enum class LaneKind { Full, Culled, Aggregated };
+
+// Reads of one lane's recent pellet error, in world units (px at zoom 1).
+struct ErrorStats {
+    double median = 0.0;
+    double p90 = 0.0;
+    double worst = 0.0;
+    std::size_t samples = 0;
+};
+
+class BlackholeSim final : public Simulation {
+public:
+    static constexpr float kG = 90000.0f;        // pellet field strength
+    static constexpr float kSoftening = 120.0f;  // added to r^2
+    static constexpr float kHolePull = 9000.0f;  // hole-hole field strength (a velocity)
+    static constexpr float kHolePullCap = 430.0f;
+    static constexpr float kHoleSpeed = 210.0f;
+    static constexpr float kStartMass = 120.0f;
+    static constexpr float kMassPerPellet = 3.0f;
+    static constexpr float kContactDrain = 55.0f;  // mass per second each side of a contact
+    static constexpr double kRespawnS = 2.5;
+    static constexpr double kMeasureEveryS = 0.25;
+    static constexpr int kErrorWindow = 8;  // measurements pooled for the error meters (2 s)
+    static constexpr std::uint8_t kClusterId = 255;  // Client::hole_ids entry of a stand-in
+
+    struct Hole {
+        Vec2 position;
+        Vec2 velocity;  // what it moved last tick, units/s
+        float mass = kStartMass;
+        bool alive = true;
+        double respawn_at_s = 0.0;
+        Vec2 target;  // the script's waypoint
+        double retarget_at_s = 0.0;
+    };
+
+    // One client of one lane: its link and everything it reconstructs.
+    struct Client {
+        int hole = 0;
+        LossyLink link;
+        // server side
+        std::uint32_t sequence = 0;
+        std::size_t cursor = 0;  // round-robin correction cursor
+        // client side
+        std::uint32_t applied = 0;  // newest sequence applied (0: none yet)
+        std::vector<WeightedPoint> attractors;
+        std::vector<std::uint8_t> hole_ids;  // hole id per attractor, kClusterId for a stand-in
+        std::vector<Vec2> position;
+        std::vector<Vec2> velocity;
+    };
+
+    // Sums over one send round's packets of a lane (see probe_field).
+    struct FieldProbe {
+        double true_pull = 0.0;      // sum over probes of |true field|
+        double believed_pull = 0.0;  // sum over probes of |field of what was sent|
+        double error_pull = 0.0;     // sum over probes of |sent - true|
+        double true_weight = 0.0;
+        double sent_weight = 0.0;
+    };
+
+    struct Lane {
+        LaneKind kind = LaneKind::Full;
+        std::string name;
+        std::vector<Client> clients;
+        RateMeter bytes;
+        RateMeter field_bytes;
+        RateMeter evaluations;
+        std::uint64_t decode_errors = 0;
+        // pooled error samples of the last kErrorWindow measurements
+        std::array<std::vector<float>, kErrorWindow> error_window;
+        int error_next = 0;
+        ErrorStats error;
+        std::vector<float> error_lifetime;  // measured samples, when kept (see keep_error_samples)
+        // The field each packet carried against the truth at send time, at the pellets in view
+        // (probed once per measurement): sum of |field| over probes (P% of the real pull),
+        // weight kept, and sum |sent - true| / sum |true|.
+        FieldProbe probe;
+        double pull_pct = 100.0;
+        double weight_pct = 100.0;
+        double field_error_pct = 0.0;
+        double attractors = 0.0;  // mean over clients, at the last measurement
+        // sums over the measurements since the last clear_lifetime_error (for run averages)
+        double attractors_sum = 0.0;
+        double pull_pct_sum = 0.0;
+        double weight_pct_sum = 0.0;
+        double field_error_pct_sum = 0.0;
+        std::uint64_t measurements = 0;
+        std::uint64_t probes = 0;
+    };
+
+    BlackholeSim();
+    std::string_view name() const override { return "blackhole"; }
+    std::string_view title() const override { return "Black holes"; }
+    void reset(std::uint64_t seed) override;
+    void step(double dt_s) override;
+    void meters(std::vector<Meter>& out) const override;
+    std::uint64_t checksum() const override;
+    double time_s() const override { return time_s_; }
+
+    BlackholeSettings& settings() { return settings_; }
+    const BlackholeSettings& settings() const { return settings_; }
+    // The player's input while autopilot is off (a direction, length <= 1).
+    void steer(Vec2 direction);
+
+    const std::vector<Hole>& holes() const { return holes_; }
+    const std::vector<Vec2>& pellet_positions() const { return pellet_pos_; }
+    const std::vector<Lane>& lanes() const { return lanes_; }
+    const Lane& lane(LaneKind kind) const { return lanes_[static_cast<std::size_t>(kind)]; }
+    float hole_radius(const Hole& h) const;
+    static float effective_mass(float mass);
+    std::uint64_t swallowed() const { return swallowed_; }
+    // Pooled over every measurement since reset or the last clear_lifetime_error() (the
+    // report clears after a warm-up). Samples are kept only after keep_error_samples(true)
+    // (the report and the tests), so a page left open does not grow without bound.
+    ErrorStats lifetime_error(LaneKind kind) const;
+    void clear_lifetime_error();
+    void keep_error_samples(bool keep) { keep_samples_ = keep; }
+
+private:
+    void apply_link_options();
+    void step_holes(float dt);
+    void step_pellets(float dt);
+    void respawn_pellet(std::size_t i);
+    void send_round();
+    void build_packet(const Lane& lane, const Client& client, FieldPacket& packet);
+    void receive_and_integrate(Lane& lane, float dt);
+    void measure();
+    void probe_field(Lane& lane, const Client& client, const FieldPacket& packet);
+
+    BlackholeSettings settings_;
+    XorShift rng_{1};
+    double time_s_ = 0.0;
+    std::uint64_t tick_ = 0;
+    double next_send_s_ = 0.0;
+    double next_measure_s_ = 0.0;
+    bool field_probe_due_ = false;
+    double script_angle_ = 0.0;
+    Vec2 steer_{};
+    std::uint64_t swallowed_ = 0;
+    bool keep_samples_ = false;
+
+    GravityField pellet_field_{kG, kSoftening};
+    GravityField hole_field_{kHolePull, kSoftening};
+
+    std::vector<Hole> holes_;
+    std::vector<WeightedPoint> sources_;     // alive holes, weight = effective mass
+    std::vector<std::uint8_t> source_ids_;   // hole index per source
+    std::vector<Vec2> pellet_pos_;
+    std::vector<Vec2> pellet_vel_;
+    std::vector<std::uint8_t> respawned_;    // flag per pellet since the last send round
+    std::vector<std::uint16_t> respawn_list_;
+
+    std::vector<Lane> lanes_;
+    AggregateTree tree_;
+    std::vector<Summary> summaries_;
+    FieldPacket packet_;
+    FieldPacket received_;
+    ByteWriter writer_;
+    std::vector<std::uint8_t> datagram_;
+    std::vector<Vec2> probes_;
+    std::vector<WeightedPoint> sent_;
+    std::vector<float> pooled_;
+};
+
+// The tables behind the README's findings (`./vantage report blackhole`).
+void blackhole_report(const ReportOptions& options, std::FILE* out);
+
+}  // namespace vantage::play

@@ -1,0 +1,161 @@
+// Black-hole playground view: the three lanes side by side, each drawing what its first
+// client holds around its hole (the holes and cluster stand-ins it integrates with, its
+// pellets, the server's pellets as a faint ghost, the view radius), with the lane's meters and
+// a short history of bandwidth and pellet error under it.
+#include <SDL_scancode.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "app/ui.hpp"
+#include "blackhole/blackhole_sim.hpp"
+
+namespace vantage::play {
+namespace {
+
+constexpr ImU32 kGhost = IM_COL32(120, 130, 150, 70);
+constexpr ImU32 kPellet = IM_COL32(250, 210, 120, 230);
+constexpr ImU32 kTrueHole = IM_COL32(200, 200, 220, 90);
+constexpr ImU32 kHeldHole = IM_COL32(160, 90, 255, 255);
+constexpr ImU32 kCluster = IM_COL32(90, 200, 255, 220);
+constexpr ImU32 kView = IM_COL32(90, 220, 140, 160);
+constexpr ImU32 kYou = IM_COL32(90, 255, 140, 255);
+constexpr ImU32 kArena = IM_COL32(90, 90, 110, 200);
+
+float radius_for_weight(float weight) { return 6.0f + 2.4f * std::sqrt(std::max(weight, 0.0f)); }
+
+// Arrows or WASD steer the player's hole; the first key press turns the autopilot off.
+void steer_from_keys(ViewContext& v, BlackholeSim& sim) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput) return;
+    auto down = [](int key) { return ImGui::IsKeyDown(key); };
+    Vec2 dir{};
+    if (down(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) || down(SDL_SCANCODE_A)) dir.x -= 1.0f;
+    if (down(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) || down(SDL_SCANCODE_D)) dir.x += 1.0f;
+    if (down(ImGui::GetKeyIndex(ImGuiKey_UpArrow)) || down(SDL_SCANCODE_W)) dir.y -= 1.0f;
+    if (down(ImGui::GetKeyIndex(ImGuiKey_DownArrow)) || down(SDL_SCANCODE_S)) dir.y += 1.0f;
+    const bool pressed = dir.x != 0.0f || dir.y != 0.0f;
+    if (pressed && sim.settings().autopilot) v.host.set("autopilot", "0");
+    if (!sim.settings().autopilot) sim.steer(pressed ? dir * (1.0f / std::sqrt(dir.length_squared())) : Vec2{});
+}
+
+void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, float side) {
+    const BlackholeSim::Client& client = lane.clients.front();
+    const BlackholeSim::Hole& me = sim.holes()[static_cast<std::size_t>(client.hole)];
+    const auto view_radius = static_cast<float>(sim.settings().view_radius);
+    const float half = view_radius * 2.0f;  // wide enough to see the stand-ins around the view
+    const WorldView w = begin_world_view(lane.name.c_str(), ImVec2(side, side), me.position, half);
+    w.line({0.0f, 0.0f}, {kArenaSize, 0.0f}, kArena);
+    w.line({kArenaSize, 0.0f}, {kArenaSize, kArenaSize}, kArena);
+    w.line({kArenaSize, kArenaSize}, {0.0f, kArenaSize}, kArena);
+    w.line({0.0f, kArenaSize}, {0.0f, 0.0f}, kArena);
+    auto near_view = [&](Vec2 p, float margin) {
+        return std::abs(p.x - me.position.x) < half + margin && std::abs(p.y - me.position.y) < half + margin;
+    };
+    // The truth, faint: the server's pellets and every living hole.
+    const std::vector<Vec2>& truth = sim.pellet_positions();
+    for (const Vec2 p : truth) {
+        if (near_view(p, 0.0f)) w.dot(p, 1.5f, kGhost);
+    }
+    for (const BlackholeSim::Hole& h : sim.holes()) {
+        if (h.alive && near_view(h.position, 200.0f)) w.circle(h.position, sim.hole_radius(h), kTrueHole);
+    }
+    // What this client holds: its pellets and the attractors it integrates with.
+    for (const Vec2 p : client.position) {
+        if (near_view(p, 0.0f)) w.dot(p, 1.8f, kPellet);
+    }
+    for (std::size_t i = 0; i < client.attractors.size(); ++i) {
+        const WeightedPoint& a = client.attractors[i];
+        const float r = radius_for_weight(a.weight);
+        if (client.hole_ids[i] == BlackholeSim::kClusterId) {
+            w.circle(a.position(), r, kCluster, 2.0f);
+            char label[24];
+            std::snprintf(label, sizeof label, "%.0f", a.weight);
+            w.text(a.position() + Vec2{r, -r}, kCluster, label);
+        } else {
+            w.disc(a.position(), r * 0.22f, kHeldHole);
+            w.circle(a.position(), r, kHeldHole, 1.5f);
+        }
+    }
+    w.circle(me.position, view_radius, kView, 1.0f);
+    w.circle(me.position, sim.hole_radius(me) + 4.0f / w.scale, kYou, 2.0f);
+    end_world_view(w);
+}
+
+void draw_lane_readouts(ViewContext& v, const BlackholeSim::Lane& lane) {
+    auto m = [&](const char* meter) { return meter_value(v.meters, (lane.name + "." + meter).c_str()); };
+    ImGui::Text("%.1f KiB/s now, %.1f session", m("kib_s"), m("kib_s_lifetime"));
+    ImGui::Text("field %.2f KiB/s (%.0f%%), session %.2f", m("field_kib_s"), m("field_share_pct"),
+                m("field_kib_s_lifetime"));
+    ImGui::Text("pellet error %.1f / p90 %.0f / worst %.0f", m("error_median_px"), m("error_p90_px"),
+                m("error_worst_px"));
+    ImGui::Text("attractors %.1f, force evals %.2f M/s", m("attractors"), m("force_evals_m_s"));
+    ImGui::Text("your field: %.0f%% of the real pull", m("pull_pct"));
+    ImGui::Text("weight kept %.0f%%, field error %.1f%%", m("weight_pct"), m("field_error_pct"));
+    const float plot_w = ImGui::GetContentRegionAvail().x;
+    std::vector<PlotSeries> bw(2);
+    bw[0] = {"KiB/s", {}, IM_COL32(120, 200, 255, 255)};
+    bw[1] = {"field", {}, IM_COL32(200, 140, 255, 255)};
+    v.history.values(lane.name + ".kib_s", bw[0].values);
+    v.history.values(lane.name + ".field_kib_s", bw[1].values);
+    draw_plot((lane.name + "bw").c_str(), bw, ImVec2(plot_w, 70.0f), "KiB/s");
+    std::vector<PlotSeries> err(2);
+    err[0] = {"median", {}, IM_COL32(250, 210, 120, 255)};
+    err[1] = {"p90", {}, IM_COL32(240, 120, 80, 255)};
+    v.history.values(lane.name + ".error_median_px", err[0].values);
+    v.history.values(lane.name + ".error_p90_px", err[1].values);
+    draw_plot((lane.name + "err").c_str(), err, ImVec2(plot_w, 70.0f), "px");
+}
+
+const char* lane_title(LaneKind kind) {
+    switch (kind) {
+        case LaneKind::Full: return "the full field";
+        case LaneKind::Culled: return "culled by view distance (the mistake)";
+        case LaneKind::Aggregated: return "aggregated (AggregateTree)";
+    }
+    return "";
+}
+
+}  // namespace
+
+void draw_blackhole_view(ViewContext& v) {
+    auto* sim = dynamic_cast<BlackholeSim*>(&v.host.current());
+    if (!sim) return;
+    steer_from_keys(v, *sim);
+
+    ImGui::BeginChild("controls", ImVec2(360, 0), true);
+    ImGui::TextWrapped(
+        "Send the field, not the particles. Every client integrates the pellets itself from the holes it was "
+        "sent. Culling distant holes drops an input of that physics; aggregation keeps their pull as a few "
+        "stand-ins (blue rings, labelled with their weight). Purple: the holes a client holds; grey: the true "
+        "holes; faint dots: the server's pellets; green: your hole and its view.");
+    ImGui::TextWrapped("Steer hole 0 with WASD or the arrows (turns the autopilot off).");
+    ImGui::Separator();
+    draw_params(v.host);
+    ImGui::Separator();
+    ImGui::Text("holes alive %.0f, your mass %.0f, swallowed %.0f", meter_value(v.meters, "holes_alive"),
+                meter_value(v.meters, "player_mass"), meter_value(v.meters, "swallowed"));
+    ImGui::EndChild();
+    ImGui::SameLine();
+
+    ImGui::BeginChild("lanes", ImVec2(0, 0), false);
+    const std::vector<BlackholeSim::Lane>& lanes = sim->lanes();
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float col_w = (ImGui::GetContentRegionAvail().x - spacing * static_cast<float>(lanes.size() - 1)) /
+                        static_cast<float>(lanes.size());
+    const float text_h = ImGui::GetTextLineHeightWithSpacing();
+    const float side = std::max(120.0f, std::min(col_w, ImGui::GetContentRegionAvail().y - 7.0f * text_h - 150.0f));
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        if (i > 0) ImGui::SameLine();
+        ImGui::BeginChild(lanes[i].name.c_str(), ImVec2(col_w, 0), false);
+        ImGui::Text("%s", lane_title(lanes[i].kind));
+        draw_lane_world(*sim, lanes[i], side);
+        draw_lane_readouts(v, lanes[i]);
+        ImGui::EndChild();
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace vantage::play

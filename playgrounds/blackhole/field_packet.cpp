@@ -1,0 +1,137 @@
+#include "blackhole/field_packet.hpp"
+
+#include <cassert>
+#include <cmath>
+
+namespace vantage::play {
+namespace {
+
+constexpr float kPositionSteps = 65535.0f;
+constexpr float kVelocityStep = 0.25f;           // units/s per quantum
+constexpr std::uint64_t kMaxWeight4 = 1ULL << 32;  // weight4 ceiling (a weight of 2^30)
+constexpr std::size_t kHoleMinBytes = 6;
+constexpr std::size_t kClusterMinBytes = 5;
+constexpr std::size_t kPelletBytes = 10;
+
+std::uint16_t quantize_coordinate(float v) {
+    if (!(v > 0.0f)) return 0;  // NaN and anything below the arena go to its edge
+    const float q = std::round(v / kArenaSize * kPositionSteps);
+    return q >= kPositionSteps ? std::uint16_t{65535} : static_cast<std::uint16_t>(q);
+}
+
+float dequantize_coordinate(std::uint16_t q) { return static_cast<float>(q) / kPositionSteps * kArenaSize; }
+
+std::uint16_t quantize_velocity(float v) {
+    float q = std::isfinite(v) ? std::round(v / kVelocityStep) : 0.0f;
+    if (q > 32767.0f) q = 32767.0f;
+    if (q < -32767.0f) q = -32767.0f;
+    return static_cast<std::uint16_t>(static_cast<std::int16_t>(q));
+}
+
+float dequantize_velocity(std::uint16_t q) { return static_cast<float>(static_cast<std::int16_t>(q)) * kVelocityStep; }
+
+std::uint64_t quantize_weight(float w) {
+    if (!(w > 0.0f)) return 0;
+    const double q = std::round(static_cast<double>(w) * 4.0);
+    return q >= static_cast<double>(kMaxWeight4) ? kMaxWeight4 : static_cast<std::uint64_t>(q);
+}
+
+void write_position(ByteWriter& out, Vec2 p) {
+    out.write_u16(quantize_coordinate(p.x));
+    out.write_u16(quantize_coordinate(p.y));
+}
+
+Vec2 read_position(ByteReader& in) {
+    const std::uint16_t x = in.read_u16();
+    const std::uint16_t y = in.read_u16();
+    return {dequantize_coordinate(x), dequantize_coordinate(y)};
+}
+
+void write_pellets(ByteWriter& out, const std::vector<PelletState>& pellets) {
+    out.write_varint(pellets.size());
+    for (const PelletState& p : pellets) {
+        out.write_u16(p.id);
+        write_position(out, p.position);
+        out.write_u16(quantize_velocity(p.velocity.x));
+        out.write_u16(quantize_velocity(p.velocity.y));
+    }
+}
+
+void read_pellets(ByteReader& in, std::size_t max_pellets, std::vector<PelletState>& out) {
+    const std::size_t n = in.read_count(max_pellets, kPelletBytes);
+    out.resize(n);
+    for (PelletState& p : out) {
+        const std::uint16_t id = in.read_u16();
+        if (id >= max_pellets) in.fail(WireError::OutOfRange);
+        p.id = id;
+        p.position = read_position(in);
+        const std::uint16_t vx = in.read_u16();
+        const std::uint16_t vy = in.read_u16();
+        p.velocity = {dequantize_velocity(vx), dequantize_velocity(vy)};
+    }
+}
+
+}  // namespace
+
+void FieldPacket::clear() {
+    sequence = 0;
+    server_time_ms = 0;
+    holes.clear();
+    clusters.clear();
+    spawned.clear();
+    corrections.clear();
+}
+
+PacketBytes encode_field_packet(const FieldPacket& packet, ByteWriter& out) {
+    assert(packet.holes.size() <= kMaxHoles && "encode_field_packet: more holes than the format holds");
+    assert(packet.clusters.size() <= kMaxHoles && "encode_field_packet: more clusters than the format holds");
+    assert(packet.spawned.size() <= 65536 && packet.corrections.size() <= 65536 &&
+           "encode_field_packet: more pellets than 16-bit ids name");
+    out.clear();
+    out.write_u8(kFieldPacketKind);
+    out.write_varint(packet.sequence);
+    out.write_varint(packet.server_time_ms);
+    const std::size_t field_start = out.size();
+    out.write_varint(packet.holes.size());
+    for (const HoleState& h : packet.holes) {
+        out.write_u8(h.id);
+        write_position(out, h.position);
+        out.write_varint(quantize_weight(h.weight));
+    }
+    out.write_varint(packet.clusters.size());
+    for (const WeightedPoint& c : packet.clusters) {
+        write_position(out, c.position());
+        out.write_varint(quantize_weight(c.weight));
+    }
+    const std::size_t field_end = out.size();
+    write_pellets(out, packet.spawned);
+    write_pellets(out, packet.corrections);
+    return {out.size(), field_end - field_start};
+}
+
+WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out) {
+    ByteReader in(bytes);
+    if (in.read_u8() != kFieldPacketKind && in.ok()) in.fail(WireError::UnknownType);
+    out.sequence = in.read_varint_u32();
+    out.server_time_ms = in.read_varint_u32();
+    const std::size_t holes = in.read_count(kMaxHoles, kHoleMinBytes);
+    out.holes.resize(holes);
+    for (HoleState& h : out.holes) {
+        h.id = in.read_u8();
+        if (h.id >= kMaxHoles) in.fail(WireError::OutOfRange);
+        h.position = read_position(in);
+        h.weight = static_cast<float>(static_cast<double>(in.read_varint_max(kMaxWeight4)) / 4.0);
+    }
+    const std::size_t clusters = in.read_count(kMaxHoles, kClusterMinBytes);
+    out.clusters.resize(clusters);
+    for (WeightedPoint& c : out.clusters) {
+        const Vec2 p = read_position(in);
+        c = {p.x, p.y, static_cast<float>(static_cast<double>(in.read_varint_max(kMaxWeight4)) / 4.0)};
+    }
+    read_pellets(in, max_pellets, out.spawned);
+    read_pellets(in, max_pellets, out.corrections);
+    in.finish();
+    return in.error();
+}
+
+}  // namespace vantage::play

@@ -1,0 +1,82 @@
+// FieldPacket: what the black-hole server sends one client per send round, and its
+// byte-exact encoding.
+//
+// The client integrates every pellet itself, so the packet carries the *field* (the
+// attractors the client should integrate with: real holes and, in the aggregated lane,
+// cluster stand-ins), the pellets that respawned since the last round, and a round-robin
+// slice of pellet corrections. Bandwidth meters count exactly the bytes encode() produces,
+// and the field share is the bytes of the two attractor sections.
+//
+// Wire format (all integers little-endian; varint = LEB128, shortest form):
+//
+//   u8      kind = 0xB1
+//   varint  sequence            per client, increasing; older packets are ignored
+//   varint  server_time_ms      the server time the states below describe (< 2^32)
+//   varint  hole count (<= 64), then per hole:        u8 id, u16 x, u16 y, varint weight4
+//   varint  cluster count (<= 64), then per cluster:  u16 x, u16 y, varint weight4
+//   varint  spawned count, then per pellet:           u16 id, u16 x, u16 y, i16 vx, i16 vy
+//   varint  correction count, then the same records
+//
+// x, y: position over the arena [0, kArenaSize] in 65535 steps (0.046 units); values off the
+// arena clamp to its edge. weight4: round(weight * 4), a weight from 0 to 2^30.
+// vx, vy: velocity in quarter units per second, clamped to +-8191.75. A hole record is
+// 6-7 bytes, a cluster 5-6, a pellet 10 (the reference's model: 7, 6 and 11).
+//
+// Bad input: decode() returns the first WireError (unknown kind, truncation, a count above
+// its limit or the bytes left, an id out of range, a non-canonical varint, trailing bytes)
+// and the packet must then be dropped; it never reads out of bounds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "vantage/aggregate_tree.hpp"
+#include "vantage/byte_io.hpp"
+#include "vantage/vec.hpp"
+
+namespace vantage::play {
+
+inline constexpr float kArenaSize = 3000.0f;  // world units, the square arena [0, 3000]^2
+inline constexpr std::size_t kMaxHoles = 64;
+inline constexpr std::uint8_t kFieldPacketKind = 0xB1;
+
+struct HoleState {
+    std::uint8_t id = 0;  // index of the hole, < kMaxHoles
+    Vec2 position;
+    float weight = 0.0f;  // effective mass: what the field is computed from
+};
+
+struct PelletState {
+    std::uint16_t id = 0;  // index of the pellet, < the world's pellet count
+    Vec2 position;
+    Vec2 velocity;  // units/s
+};
+
+struct FieldPacket {
+    std::uint32_t sequence = 0;
+    std::uint32_t server_time_ms = 0;
+    std::vector<HoleState> holes;         // sent exactly
+    std::vector<WeightedPoint> clusters;  // stand-ins for groups of holes
+    std::vector<PelletState> spawned;     // pellets that respawned since the last round
+    std::vector<PelletState> corrections;
+
+    void clear();
+};
+
+// Bytes one encode produced: the whole packet, and the hole and cluster sections in it.
+struct PacketBytes {
+    std::size_t total = 0;
+    std::size_t field = 0;
+};
+
+// Replaces the writer's contents with the packet. Counts above the format's limits are
+// misuse (asserted).
+PacketBytes encode_field_packet(const FieldPacket& packet, ByteWriter& out);
+
+// Replaces `out` with the packet in `bytes`; pellet ids must be below max_pellets.
+// Returns WireError::None on success; on any error `out` is unspecified and must be ignored.
+WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out);
+
+}  // namespace vantage::play

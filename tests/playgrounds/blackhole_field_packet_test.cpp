@@ -1,0 +1,157 @@
+// The black-hole wire format (playgrounds/blackhole/field_packet.hpp), pinned against the
+// description in that header: golden bytes, round trips and every rejection.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "blackhole/field_packet.hpp"
+#include "vantage/random.hpp"
+
+namespace vantage::play {
+namespace {
+
+FieldPacket sample_packet() {
+    FieldPacket p;
+    p.sequence = 300;
+    p.server_time_ms = 1000;
+    p.holes.push_back({5, {kArenaSize, 0.0f}, 105.25f});
+    p.clusters.push_back({kArenaSize * 0.5f, kArenaSize, 2000.0f});
+    p.corrections.push_back({7, {0.0f, kArenaSize}, {-1.0f, 2.5f}});
+    return p;
+}
+
+TEST(FieldPacket, GoldenBytesFollowTheDocumentedLayout) {
+    ByteWriter w;
+    const PacketBytes sizes = encode_field_packet(sample_packet(), w);
+    const std::vector<std::uint8_t> expected = {
+        0xB1,                    // kind
+        0xAC, 0x02,              // sequence 300
+        0xE8, 0x07,              // server_time_ms 1000
+        0x01,                    // one hole
+        0x05, 0xFF, 0xFF, 0x00, 0x00, 0xA5, 0x03,  // id 5, x = 3000, y = 0, weight4 = 421
+        0x01,                    // one cluster
+        0x00, 0x80, 0xFF, 0xFF, 0xC0, 0x3E,        // x = 1500 (32768), y = 3000, weight4 = 8000
+        0x00,                    // no spawned pellets
+        0x01,                    // one correction
+        0x07, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFC, 0xFF, 0x0A, 0x00,  // id 7, (0, 3000), (-1, 2.5)
+    };
+    ASSERT_EQ(std::vector<std::uint8_t>(w.bytes().begin(), w.bytes().end()), expected);
+    EXPECT_EQ(sizes.total, expected.size());
+    EXPECT_EQ(sizes.field, 15u);  // two counts, a 7-byte hole, a 6-byte cluster
+}
+
+TEST(FieldPacket, RoundTripsWithinTheQuantizationStep) {
+    XorShift rng(11);
+    for (int trial = 0; trial < 50; ++trial) {
+        FieldPacket p;
+        p.sequence = static_cast<std::uint32_t>(rng.below(1u << 30));
+        p.server_time_ms = static_cast<std::uint32_t>(rng.below(1u << 31));
+        for (std::uint64_t i = 0, n = rng.below(kMaxHoles); i < n; ++i) {
+            p.holes.push_back({static_cast<std::uint8_t>(i), {rng.range(0, kArenaSize), rng.range(0, kArenaSize)},
+                               rng.range(0.0f, 5000.0f)});
+        }
+        for (std::uint64_t i = 0, n = rng.below(20); i < n; ++i) {
+            p.clusters.push_back({rng.range(0, kArenaSize), rng.range(0, kArenaSize), rng.range(0.0f, 50000.0f)});
+        }
+        for (std::uint64_t i = 0, n = rng.below(60); i < n; ++i) {
+            p.corrections.push_back({static_cast<std::uint16_t>(rng.below(2000)),
+                                     {rng.range(0, kArenaSize), rng.range(0, kArenaSize)},
+                                     {rng.range(-3000.0f, 3000.0f), rng.range(-3000.0f, 3000.0f)}});
+        }
+        p.spawned = p.corrections;
+        ByteWriter w;
+        encode_field_packet(p, w);
+        FieldPacket q;
+        ASSERT_EQ(decode_field_packet(w.bytes(), 2000, q), WireError::None) << "trial " << trial;
+        ASSERT_EQ(q.holes.size(), p.holes.size());
+        ASSERT_EQ(q.clusters.size(), p.clusters.size());
+        ASSERT_EQ(q.corrections.size(), p.corrections.size());
+        ASSERT_EQ(q.spawned.size(), p.spawned.size());
+        EXPECT_EQ(q.sequence, p.sequence);
+        EXPECT_EQ(q.server_time_ms, p.server_time_ms);
+        const float step = kArenaSize / 65535.0f;
+        for (std::size_t i = 0; i < p.holes.size(); ++i) {
+            EXPECT_EQ(q.holes[i].id, p.holes[i].id);
+            EXPECT_NEAR(q.holes[i].position.x, p.holes[i].position.x, step);
+            EXPECT_NEAR(q.holes[i].weight, p.holes[i].weight, 0.125f + 1e-3f);
+        }
+        for (std::size_t i = 0; i < p.clusters.size(); ++i) {
+            EXPECT_NEAR(q.clusters[i].y, p.clusters[i].y, step);
+            EXPECT_NEAR(q.clusters[i].weight, p.clusters[i].weight, 0.125f + 1e-2f);
+        }
+        for (std::size_t i = 0; i < p.corrections.size(); ++i) {
+            EXPECT_EQ(q.corrections[i].id, p.corrections[i].id);
+            EXPECT_NEAR(q.corrections[i].position.y, p.corrections[i].position.y, step);
+            EXPECT_NEAR(q.corrections[i].velocity.x, p.corrections[i].velocity.x, 0.125f + 1e-3f);
+        }
+    }
+}
+
+TEST(FieldPacket, OutOfRangeValuesClampInsteadOfWrapping) {
+    FieldPacket p;
+    p.holes.push_back({0, {-50.0f, kArenaSize + 50.0f}, -3.0f});
+    p.corrections.push_back({0, {0.0f, 0.0f}, {20000.0f, -20000.0f}});
+    ByteWriter w;
+    encode_field_packet(p, w);
+    FieldPacket q;
+    ASSERT_EQ(decode_field_packet(w.bytes(), 10, q), WireError::None);
+    EXPECT_EQ(q.holes[0].position.x, 0.0f);
+    EXPECT_EQ(q.holes[0].position.y, kArenaSize);
+    EXPECT_EQ(q.holes[0].weight, 0.0f);
+    EXPECT_EQ(q.corrections[0].velocity.x, 8191.75f);
+    EXPECT_EQ(q.corrections[0].velocity.y, -8191.75f);
+}
+
+TEST(FieldPacket, EveryTruncationIsRejected) {
+    ByteWriter w;
+    encode_field_packet(sample_packet(), w);
+    const std::vector<std::uint8_t> bytes(w.bytes().begin(), w.bytes().end());
+    FieldPacket q;
+    for (std::size_t n = 0; n < bytes.size(); ++n) {
+        EXPECT_NE(decode_field_packet(std::span(bytes.data(), n), 2000, q), WireError::None) << "length " << n;
+    }
+}
+
+TEST(FieldPacket, BadInputIsRejectedWithItsReason) {
+    ByteWriter w;
+    encode_field_packet(sample_packet(), w);
+    std::vector<std::uint8_t> bytes(w.bytes().begin(), w.bytes().end());
+    FieldPacket q;
+
+    std::vector<std::uint8_t> kind = bytes;
+    kind[0] = 0x42;
+    EXPECT_EQ(decode_field_packet(kind, 2000, q), WireError::UnknownType);
+
+    std::vector<std::uint8_t> trailing = bytes;
+    trailing.push_back(0);
+    EXPECT_EQ(decode_field_packet(trailing, 2000, q), WireError::TrailingBytes);
+
+    EXPECT_EQ(decode_field_packet(bytes, 7, q), WireError::OutOfRange);  // pellet id 7 of 7
+
+    std::vector<std::uint8_t> hole_id = bytes;
+    hole_id[6] = 64;  // the hole's id byte
+    EXPECT_EQ(decode_field_packet(hole_id, 2000, q), WireError::OutOfRange);
+
+    std::vector<std::uint8_t> too_many = bytes;
+    too_many[5] = 65;  // 65 holes
+    EXPECT_EQ(decode_field_packet(too_many, 2000, q), WireError::TooMany);
+}
+
+TEST(FieldPacket, RandomBytesNeverCrashTheDecoder) {
+    XorShift rng(3);
+    FieldPacket q;
+    std::vector<std::uint8_t> bytes;
+    for (int trial = 0; trial < 2000; ++trial) {
+        bytes.resize(static_cast<std::size_t>(rng.below(80)));
+        for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>(rng.next());
+        if (!bytes.empty() && rng.chance(0.5f)) bytes[0] = kFieldPacketKind;
+        const WireError e = decode_field_packet(bytes, 100, q);
+        if (e == WireError::None) {
+            for (const PelletState& p : q.corrections) EXPECT_LT(p.id, 100u) << "trial " << trial;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace vantage::play
