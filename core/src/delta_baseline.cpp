@@ -1,6 +1,7 @@
 #include "vantage/delta_baseline.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <iterator>
@@ -15,6 +16,11 @@ namespace {
         if (keys[i] <= keys[i - 1]) return false;
     }
     return true;
+}
+
+// v with room for n keys: a caller's buffer (the plan's lists) grows to the history's room.
+void reserve_at_least(std::vector<std::uint64_t>& v, std::size_t n, std::size_t room) {
+    if (v.capacity() < n) v.reserve(std::max(n, room));
 }
 
 // out = a - b, both ascending.
@@ -94,6 +100,15 @@ void DeltaBaseline::recount_unacked() {
     }
 }
 
+void DeltaBaseline::make_room(std::size_t n) {
+    if (n <= room_) return;
+    // Every buffer at once, to the next power of two: the history's buffers take turns, and
+    // growing them one by one would spread the allocations over the next `history` frames.
+    room_ = std::bit_ceil(n);
+    for (Sent& s : ring_) s.keys.reserve(room_);
+    for (std::vector<std::uint64_t>* v : {&acked_, &send_base_, &assumed_held_, &scratch_}) v->reserve(room_);
+}
+
 // --- lifecycle ----------------------------------------------------------------------------------
 
 void DeltaBaseline::clear_epoch() {
@@ -146,23 +161,31 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out)
     out.left.clear();
 
     if (out.full_baseline) {
+        make_room(current.size());
+        reserve_at_least(out.entered, current.size(), room_);
         out.entered.assign(current.begin(), current.end());
     } else if (recovering) {
         // Send against the least the client can hold, retract against the most.
+        make_room(acked_.size());
         send_base_.assign(acked_.begin(), acked_.end());
         assumed_held_.assign(acked_.begin(), acked_.end());
         for (std::size_t i = 0; i < ring_count_; ++i) {
             const Sent& s = sent_at(i);
             if (s.seq <= *acked_seq_) continue;
             scratch_.clear();
+            make_room(std::min(send_base_.size(), s.keys.size()));
             std::set_intersection(send_base_.begin(), send_base_.end(), s.keys.begin(), s.keys.end(),
                                   std::back_inserter(scratch_));
             send_base_.swap(scratch_);
             scratch_.clear();
+            make_room(assumed_held_.size() + s.keys.size());
             std::set_union(assumed_held_.begin(), assumed_held_.end(), s.keys.begin(), s.keys.end(),
                            std::back_inserter(scratch_));
             assumed_held_.swap(scratch_);
         }
+        make_room(std::max(current.size(), assumed_held_.size()));
+        reserve_at_least(out.entered, current.size(), room_);
+        reserve_at_least(out.left, assumed_held_.size(), room_);
         difference(current, send_base_, out.entered);
         difference(assumed_held_, current, out.left);
         out.baseline_seq = acked_seq_;
@@ -170,9 +193,14 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out)
         // Naive: against the last frame sent, whether or not it arrived.
         if (ring_count_ > 0) {
             const Sent& last = sent_at(ring_count_ - 1);
+            make_room(std::max(current.size(), last.keys.size()));
+            reserve_at_least(out.entered, current.size(), room_);
+            reserve_at_least(out.left, last.keys.size(), room_);
             difference(current, last.keys, out.entered);
             difference(last.keys, current, out.left);
         } else {
+            make_room(current.size());
+            reserve_at_least(out.entered, current.size(), room_);
             out.entered.assign(current.begin(), current.end());
         }
     }
@@ -182,6 +210,7 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out)
     Sent& s = push_sent();
     s.seq = out.seq;
     s.digest = digest;
+    make_room(current.size());
     s.keys.assign(current.begin(), current.end());
     recount_unacked();
 }
@@ -214,6 +243,7 @@ AckOutcome DeltaBaseline::observe_ack(const AckReport& report) {
     }
     if (base && (!acked_seq_ || *base > *acked_seq_)) {
         if (const Sent* s = find_sent(*base)) {
+            make_room(s->keys.size());
             acked_.assign(s->keys.begin(), s->keys.end());
             acked_seq_ = s->seq;
             acked_digest_ = s->digest;

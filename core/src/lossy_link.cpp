@@ -1,6 +1,7 @@
 #include "vantage/lossy_link.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 
@@ -154,7 +155,13 @@ void LossyLink::schedule(double at_ms, std::span<const std::uint8_t> bytes) {
         slot = static_cast<std::uint32_t>(payloads_.size());
         payloads_.emplace_back();
     }
-    payloads_[slot].assign(bytes.begin(), bytes.end());
+    // Payload buffers circulate (pop_into swaps them with the receiver's), so one that is
+    // too small grows straight to the largest payload seen, rounded up to a power of two:
+    // every buffer then grows a few times at most and a steady stream allocates nothing.
+    largest_payload_ = std::max(largest_payload_, bytes.size());
+    std::vector<std::uint8_t>& payload = payloads_[slot];
+    if (payload.capacity() < bytes.size()) payload.reserve(std::bit_ceil(largest_payload_));
+    payload.assign(bytes.begin(), bytes.end());
     heap_.push_back(Pending{at_ms, next_serial_++, slot});
     std::push_heap(heap_.begin(), heap_.end(), Later{});
 }

@@ -1,5 +1,6 @@
 #include "vantage/slot_allocator.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <limits>
 
@@ -10,16 +11,28 @@ void SlotAllocator::reserve(std::size_t indices) {
     live_.reserve(indices);
 }
 
+void SlotAllocator::push_free(std::uint32_t index) {
+    if (free_count_ == free_.size()) {
+        // Full: unroll the ring into a larger buffer, oldest first.
+        std::vector<std::uint32_t> grown(std::max<std::size_t>(16, free_.size() * 2));
+        for (std::size_t i = 0; i < free_count_; ++i) grown[i] = free_[(free_head_ + i) % free_.size()];
+        free_.swap(grown);
+        free_head_ = 0;
+    }
+    free_[(free_head_ + free_count_) % free_.size()] = index;
+    ++free_count_;
+}
+
 SlotKey SlotAllocator::alloc() {
     std::uint32_t index = 0;
-    if (!free_.empty()) {
+    if (free_count_ > 0) {
         if (policy_ == ReusePolicy::Lifo) {
-            index = free_.back();
-            free_.pop_back();
+            index = free_[(free_head_ + free_count_ - 1) % free_.size()];
         } else {
-            index = free_.front();
-            free_.pop_front();
+            index = free_[free_head_];
+            free_head_ = (free_head_ + 1) % free_.size();
         }
+        --free_count_;
     } else {
         assert(generations_.size() < std::numeric_limits<std::uint32_t>::max() &&
                "SlotAllocator::alloc: the 32-bit index space is exhausted");
@@ -37,7 +50,7 @@ bool SlotAllocator::free(SlotKey key) {
     live_[key.index] = 0;
     // Wraps at 65,536 (documented in the header).
     generations_[key.index] = static_cast<std::uint16_t>(generations_[key.index] + 1u);
-    free_.push_back(key.index);
+    push_free(key.index);
     --live_count_;
     return true;
 }

@@ -152,6 +152,7 @@ private:
     void clear_epoch();
     void rebuild();
     void recount_unacked();
+    void make_room(std::size_t n);  // raises room_ to hold n keys
 
     DeltaBaselineOptions options_;
     std::vector<Sent> ring_;    // capacity options_.history
@@ -177,6 +178,9 @@ private:
     std::vector<std::uint64_t> send_base_;
     std::vector<std::uint64_t> assumed_held_;
     std::vector<std::uint64_t> scratch_;
+    // Keys every buffer above can hold without growing. Relevant sets wander around a size,
+    // so after warm-up a steady stream allocates nothing.
+    std::size_t room_ = 0;
     DeltaBaselineCounters counters_;
 };
 

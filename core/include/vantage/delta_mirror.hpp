@@ -16,11 +16,19 @@
 // SetDigest of the keys it holds: settle() compares it with the server's, and an empty
 // mirror's digest is how a client asks for a resync (it mismatches any non-empty set).
 //
-// Storage is an ordered map by slot index (ascending iteration, no reliance on hash order):
-// one entry per slot held, plus a tombstone per slot named as "out" since the last full
-// baseline, which clears them. E is any movable value type: a position, render state.
+// Storage is per slot index, iterated ascending (no reliance on hash order). Indices below
+// kDenseSlots live in a flat array grown to the largest index seen, with a bitmap of the held
+// ones: lookups are O(1), a walk costs one word per 64 slots plus the held entries, and a
+// tombstone (a slot named as "out" since the last full baseline, which clears them) is a
+// field in its slot rather than a node to walk past. Larger indices, which a SlotAllocator
+// world never reaches but bytes off the wire may name, go to an ordered map, so a hostile
+// index costs one node, not memory. After warm-up (the array has grown to the world's
+// slots) applying frames allocates nothing. E is any movable value type: a position,
+// render state.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -82,10 +90,17 @@ public:
         current_seq_ = seq;
         counters_.frames_applied += 1;
         if (full) {
-            for (auto it = slots_.begin(); it != slots_.end();) {
+            // A slot reset to its default is the same as no entry: touched by frame 0, empty.
+            for (std::size_t i = 0; i < dense_.size(); ++i) {
+                if (dense_[i].touched_seq <= seq) {
+                    drop(static_cast<std::uint32_t>(i), dense_[i]);
+                    dense_[i] = Slot{};
+                }
+            }
+            for (auto it = sparse_.begin(); it != sparse_.end();) {
                 if (it->second.touched_seq <= seq) {
                     drop(it->first, it->second);
-                    it = slots_.erase(it);
+                    it = sparse_.erase(it);
                 } else {
                     ++it;
                 }
@@ -100,12 +115,13 @@ public:
     bool insert(SlotKey key, E value) {
         if (!active_) return false;
         key = scheme(key);
-        Slot& slot = slots_[key.index];
+        Slot& slot = slot_at(key.index);
         if (slot.touched_seq > current_seq_) return false;
         drop(key.index, slot);
         slot.generation = key.generation;
         slot.value = std::move(value);
         slot.touched_seq = current_seq_;
+        if (key.index < dense_.size()) held_bits_[key.index / 64] |= std::uint64_t{1} << (key.index % 64);
         digest_.insert(key.encode());
         ++held_;
         return true;
@@ -117,7 +133,7 @@ public:
     bool remove(SlotKey key) {
         if (!active_) return false;
         key = scheme(key);
-        Slot& slot = slots_[key.index];
+        Slot& slot = slot_at(key.index);
         if (slot.touched_seq > current_seq_) return false;
         slot.touched_seq = current_seq_;
         if (!slot.value) return false;
@@ -154,21 +170,21 @@ public:
     bool contains(SlotKey key) const { return get(key) != nullptr; }
     const E* get(SlotKey key) const {
         key = scheme(key);
-        const auto it = slots_.find(key.index);
-        if (it == slots_.end() || !it->second.value || it->second.generation != key.generation) return nullptr;
-        return &*it->second.value;
+        const Slot* slot = find(key.index);
+        if (!slot || !slot->value || slot->generation != key.generation) return nullptr;
+        return &*slot->value;
     }
     // Like get, but a slot held by another occupant counts as a stale reference: this is the
     // path a game's updates take, so the count shows how often names outlive occupants.
     E* get_mut(SlotKey key) {
         key = scheme(key);
-        const auto it = slots_.find(key.index);
-        if (it == slots_.end() || !it->second.value) return nullptr;
-        if (it->second.generation != key.generation) {
+        Slot* slot = find(key.index);
+        if (!slot || !slot->value) return nullptr;
+        if (slot->generation != key.generation) {
             counters_.stale_refs += 1;
             return nullptr;
         }
-        return &*it->second.value;
+        return &*slot->value;
     }
 
     // Compares the held set's digest with the server's; counts a disagreement.
@@ -209,17 +225,14 @@ public:
     void keys(std::vector<std::uint64_t>& out) const {
         for_each([&](SlotKey key, const E&) { out.push_back(key.encode()); });
     }
+    // Visits every held key and value in ascending slot order.
     template <class F>
     void for_each(F&& f) const {
-        for (const auto& [index, slot] : slots_) {
-            if (slot.value) f(SlotKey{index, slot.generation}, *slot.value);
-        }
+        walk(*this, f);
     }
     template <class F>
     void for_each_mut(F&& f) {
-        for (auto& [index, slot] : slots_) {
-            if (slot.value) f(SlotKey{index, slot.generation}, *slot.value);
-        }
+        walk(*this, f);
     }
     std::size_t size() const { return held_; }
     bool empty() const { return held_ == 0; }
@@ -229,7 +242,9 @@ public:
     // fails the drift check and brings a full baseline: this is how a client asks for a
     // resync, and why no resync message exists. (A new connection wants a new mirror.)
     void clear() {
-        slots_.clear();
+        for (Slot& slot : dense_) slot = Slot{};
+        std::fill(held_bits_.begin(), held_bits_.end(), std::uint64_t{0});
+        sparse_.clear();
         digest_.clear();
         held_ = 0;
     }
@@ -245,22 +260,63 @@ public:
     bool generational() const { return generational_; }
     const MirrorCounters& counters() const { return counters_; }
 
+    // Slot indices below this are stored in the flat array; a multiple of 64.
+    static constexpr std::uint32_t kDenseSlots = std::uint32_t{1} << 16;
+
 private:
     struct Slot {
-        std::uint16_t generation = 0;
         std::uint64_t touched_seq = 0;  // newest frame that spoke about this slot
+        std::uint16_t generation = 0;
         std::optional<E> value;         // empty: a tombstone (or never held)
     };
 
     SlotKey scheme(SlotKey key) const { return generational_ ? key : key.ungenerational(); }
+
+    // The slot at index, created (as "never spoken about") if absent.
+    Slot& slot_at(std::uint32_t index) {
+        if (index >= kDenseSlots) return sparse_[index];
+        if (index >= dense_.size()) {
+            // Powers of two from 64: few growths, and the bitmap stays whole words.
+            const std::size_t size = std::max<std::size_t>(64, std::bit_ceil(std::size_t{index} + 1));
+            dense_.resize(size);
+            held_bits_.resize(size / 64, 0);
+        }
+        return dense_[index];
+    }
+    Slot* find(std::uint32_t index) {
+        if (index < dense_.size()) return &dense_[index];
+        if (index < kDenseSlots) return nullptr;
+        const auto it = sparse_.find(index);
+        return it == sparse_.end() ? nullptr : &it->second;
+    }
+    const Slot* find(std::uint32_t index) const { return const_cast<DeltaMirror*>(this)->find(index); }
+
     void drop(std::uint32_t index, Slot& slot) {
         if (!slot.value) return;
         digest_.remove(SlotKey{index, slot.generation}.encode());
         slot.value.reset();
+        if (index < dense_.size()) held_bits_[index / 64] &= ~(std::uint64_t{1} << (index % 64));
         --held_;
     }
 
-    std::map<std::uint32_t, Slot> slots_;
+    // Ascending: the dense indices are all below the sparse ones.
+    template <class Self, class F>
+    static void walk(Self& self, F& f) {
+        for (std::size_t w = 0; w < self.held_bits_.size(); ++w) {
+            for (std::uint64_t bits = self.held_bits_[w]; bits != 0; bits &= bits - 1) {
+                const auto index = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+                auto& slot = self.dense_[index];
+                f(SlotKey{index, slot.generation}, *slot.value);
+            }
+        }
+        for (auto& [index, slot] : self.sparse_) {
+            if (slot.value) f(SlotKey{index, slot.generation}, *slot.value);
+        }
+    }
+
+    std::vector<Slot> dense_;               // indices below kDenseSlots
+    std::vector<std::uint64_t> held_bits_;  // bit i set: dense_[i] holds a value
+    std::map<std::uint32_t, Slot> sparse_;  // indices from kDenseSlots up
     SetDigest digest_;
     std::size_t held_ = 0;
     AckWindow acks_;

@@ -121,6 +121,7 @@ private:
     std::vector<Pending> heap_;  // min-heap on (at_ms, serial)
     std::vector<std::vector<std::uint8_t>> payloads_;
     std::vector<std::uint32_t> free_slots_;
+    std::size_t largest_payload_ = 0;  // bytes, the largest ever scheduled
     LinkCounters counters_;
 };
 

@@ -12,12 +12,12 @@
 // game that holds handles longer than that must not rely on generations alone.
 //
 // Memory is O(index space): one generation and one live flag per index ever handed out,
-// plus the free list. The index space never shrinks (it is the high-water mark).
+// plus the free list. The index space never shrinks (it is the high-water mark). A steady
+// alloc/free cycle within it allocates nothing.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <vector>
 
@@ -59,7 +59,13 @@ private:
     ReusePolicy policy_;
     std::vector<std::uint16_t> generations_;
     std::vector<std::uint8_t> live_;
-    std::deque<std::uint32_t> free_;
+    // The free list, a ring (oldest at free_head_) serving both ends: LIFO takes the newest,
+    // FIFO the oldest. It holds at most index_space() entries, so once the index space stops
+    // growing freeing and allocating allocate nothing (a std::deque would churn blocks).
+    void push_free(std::uint32_t index);
+    std::vector<std::uint32_t> free_;
+    std::size_t free_head_ = 0;
+    std::size_t free_count_ = 0;
     std::size_t live_count_ = 0;
 };
 
