@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <optional>
 #include <cmath>
 
 namespace vantage::play {
@@ -206,15 +207,22 @@ void BlackholeSim::step(double dt_s) {
     const auto dt = static_cast<float>(dt_s);
     time_s_ += dt_s;
     ++tick_;
-    step_holes(dt);
-    step_pellets(dt);
+    {
+        PhaseScope phase(profiler_, "world");
+        step_holes(dt);
+        step_pellets(dt);
+    }
     if (time_s_ >= next_send_s_) {
         send_round();
         const double interval = 1.0 / std::clamp(settings_.send_hz, 1.0, 60.0);
         next_send_s_ = std::max(next_send_s_ + interval, time_s_ - interval);
     }
-    for (Lane& lane : lanes_) receive_and_integrate(lane, dt);
+    {
+        PhaseScope phase(profiler_, "client");
+        for (Lane& lane : lanes_) receive_and_integrate(lane, dt);
+    }
     if (time_s_ >= next_measure_s_) {
+        PhaseScope phase(profiler_, "measure");
         measure();
         next_measure_s_ += kMeasureEveryS;
     }
@@ -383,6 +391,7 @@ void BlackholeSim::build_packet(const Lane& lane, const Client& client, FieldPac
 }
 
 void BlackholeSim::send_round() {
+    std::optional<PhaseScope> phase(std::in_place, profiler_, "aggregation");
     tree_.build_in(sources_, kArenaCenter, kArenaSize, kTreeDepth);
     const double now_ms = time_s_ * 1000.0;
     const auto pellets = pellet_pos_.size();
@@ -390,10 +399,14 @@ void BlackholeSim::send_round() {
     for (Lane& lane : lanes_) {
         if (field_probe_due_) lane.probe = {};
         for (Client& client : lane.clients) {
+            phase.reset();
+            phase.emplace(profiler_, "aggregation");  // relevance and summaries: what to send
             packet_.clear();
             packet_.sequence = ++client.sequence;
             packet_.server_time_ms = static_cast<std::uint32_t>(std::llround(now_ms));
             build_packet(lane, client, packet_);
+            phase.reset();
+            phase.emplace(profiler_, "encode");
             for (const std::uint16_t id : respawn_list_) {
                 packet_.spawned.push_back({id, pellet_pos_[id], pellet_vel_[id]});
             }
@@ -402,7 +415,13 @@ void BlackholeSim::send_round() {
                 client.cursor = (client.cursor + 1) % pellets;
                 packet_.corrections.push_back({static_cast<std::uint16_t>(id), pellet_pos_[id], pellet_vel_[id]});
             }
-            if (field_probe_due_) probe_field(lane, client, packet_);
+            if (field_probe_due_) {
+                phase.reset();
+                phase.emplace(profiler_, "measure");
+                probe_field(lane, client, packet_);
+                phase.reset();
+                phase.emplace(profiler_, "encode");
+            }
             const PacketBytes sizes = encode_field_packet(packet_, writer_);
             lane.bytes.add(static_cast<double>(sizes.total));
             lane.field_bytes.add(static_cast<double>(sizes.field));

@@ -173,7 +173,10 @@ void HordeSim::restart_measurement() {
 }
 
 void HordeSim::step(double dt_s) {
-    world_->step(dt_s);
+    {
+        PhaseScope phase(profiler_, "world");
+        world_->step(dt_s);
+    }
     const double now_ms = world_->time_s() * 1000.0;
     const bool send_tick = now_ms + 1e-6 >= next_send_ms_;
     if (send_tick) {
@@ -182,6 +185,7 @@ void HordeSim::step(double dt_s) {
         if (next_send_ms_ <= now_ms) next_send_ms_ = now_ms + interval;  // the rate was raised
         send_round(now_ms);
     }
+    PhaseScope phase(profiler_, "client");
     for (auto& lane : lanes_) {
         for (auto& client : lane->clients_) receive(*lane, *client, now_ms);
         simulate_and_measure(*lane, static_cast<float>(dt_s), now_ms, send_tick);
@@ -191,12 +195,15 @@ void HordeSim::step(double dt_s) {
 void HordeSim::send_round(double now_ms) {
     const HordeWorld& w = *world_;
     const float radius = static_cast<float>(settings_.view_radius);
-    for (std::size_t c = 0; c < relevant_.size(); ++c) {
-        std::vector<std::uint64_t>& keys = relevant_[c];
-        keys.clear();
-        w.grid().for_each_in_radius(w.player_positions()[c], radius,
-                                    [&](std::uint32_t id, Vec2) { keys.push_back(w.key_at(id)); });
-        std::sort(keys.begin(), keys.end());
+    {
+        PhaseScope phase(profiler_, "relevance");
+        for (std::size_t c = 0; c < relevant_.size(); ++c) {
+            std::vector<std::uint64_t>& keys = relevant_[c];
+            keys.clear();
+            w.grid().for_each_in_radius(w.player_positions()[c], radius,
+                                        [&](std::uint32_t id, Vec2) { keys.push_back(w.key_at(id)); });
+            std::sort(keys.begin(), keys.end());
+        }
     }
     bool any_broadcast = false;
     bool any_crowd = false;
@@ -210,6 +217,7 @@ void HordeSim::send_round(double now_ms) {
     }
     tree_built_ = false;
     if (any_crowd) {
+        PhaseScope phase(profiler_, "aggregation");
         points_.clear();
         for (Vec2 p : w.alive_positions()) points_.push_back({p.x, p.y, 1.0f});
         tree_.build_in(points_, {horde::kArena * 0.5f, horde::kArena * 0.5f}, horde::kArena, 10);
@@ -224,6 +232,7 @@ void HordeSim::send_round(double now_ms) {
 void HordeSim::send_to(HordeLane& lane, std::size_t c, double now_ms) {
     HordeLane::Client& client = *lane.clients_[c];
     HordeLane::Stats& stats = lane.stats_;
+    std::optional<PhaseScope> phase(std::in_place, profiler_, "delta");
     // Acknowledgements first, so the plan diffs against the newest acknowledged state.
     while (client.up.poll(now_ms, packet_)) {
         AckReport report;
@@ -237,6 +246,8 @@ void HordeSim::send_to(HordeLane& lane, std::size_t c, double now_ms) {
     const HordeWorld& w = *world_;
     const std::vector<std::uint64_t>& keys = lane.config_.relevance ? relevant_[c] : everyone_;
     client.baseline.plan(keys, plan_);
+    phase.reset();
+    phase.emplace(profiler_, "encode");
 
     entered_positions_.clear();
     for (std::uint64_t k : plan_.entered) entered_positions_.push_back(w.position_at(SlotKey::decode(k)->index));
@@ -259,6 +270,8 @@ void HordeSim::send_to(HordeLane& lane, std::size_t c, double now_ms) {
     const float theta = lane_theta(lane.config_);
     double coverage = 0;
     if (theta > 0.0f && tree_built_) {
+        phase.reset();
+        phase.emplace(profiler_, "aggregation");
         const Vec2 eye = w.player_positions()[c];
         const float r2 = static_cast<float>(settings_.view_radius * settings_.view_radius);
         tree_.summarize(eye, theta, summaries_);
@@ -270,6 +283,8 @@ void HordeSim::send_to(HordeLane& lane, std::size_t c, double now_ms) {
         }
         const double distant = static_cast<double>(w.alive_count()) - static_cast<double>(relevant_[c].size());
         coverage = distant > 0 ? std::min(1.0, covered / distant) : 1.0;
+        phase.reset();
+        phase.emplace(profiler_, "encode");
     }
 
     const HordePacketBytes sizes =

@@ -16,21 +16,24 @@
 // SetDigest of the keys it holds: settle() compares it with the server's, and an empty
 // mirror's digest is how a client asks for a resync (it mismatches any non-empty set).
 //
-// Storage is per slot index, iterated ascending (no reliance on hash order). Indices below
-// kDenseSlots live in a flat array grown to the largest index seen, with a bitmap of the held
-// ones: lookups are O(1), a walk costs one word per 64 slots plus the held entries, and a
-// tombstone (a slot named as "out" since the last full baseline, which clears them) is a
-// field in its slot rather than a node to walk past. Larger indices, which a SlotAllocator
-// world never reaches but bytes off the wire may name, go to an ordered map, so a hostile
-// index costs one node, not memory. After warm-up (the array has grown to the world's
-// slots) applying frames allocates nothing. E is any movable value type: a position,
-// render state.
+// Storage, two parts. Per slot index: the newest frame that spoke about it (a tombstone is
+// just that, with nothing held; a full baseline clears them) and where its value is held.
+// Indices below kDenseSlots use a flat array grown to the largest index seen; larger ones,
+// which a SlotAllocator world never reaches but bytes off the wire may name, an ordered map,
+// so a hostile index costs one node, not memory. The held values themselves are packed in
+// one array kept in ascending slot order, so a walk (every client, every tick) streams
+// through contiguous memory: an insertion appends and a removal marks, and the next walk (or
+// a pile-up of removals) merges the appended entries in and drops the removed ones, in
+// O(held + appended log appended). Lookups are O(1). After warm-up applying frames and
+// walking allocate nothing. E is any movable value type: a position, render state. Pointers
+// from get() and get_mut() stay valid until the next insert, apply or walk.
 #pragma once
 
 #include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <span>
@@ -91,15 +94,15 @@ public:
         counters_.frames_applied += 1;
         if (full) {
             // A slot reset to its default is the same as no entry: touched by frame 0, empty.
-            for (std::size_t i = 0; i < dense_.size(); ++i) {
-                if (dense_[i].touched_seq <= seq) {
-                    drop(static_cast<std::uint32_t>(i), dense_[i]);
-                    dense_[i] = Slot{};
+            for (Slot& slot : dense_) {
+                if (slot.touched_seq <= seq) {
+                    drop(slot);
+                    slot = Slot{};
                 }
             }
             for (auto it = sparse_.begin(); it != sparse_.end();) {
                 if (it->second.touched_seq <= seq) {
-                    drop(it->first, it->second);
+                    drop(it->second);
                     it = sparse_.erase(it);
                 } else {
                     ++it;
@@ -117,13 +120,17 @@ public:
         key = scheme(key);
         Slot& slot = slot_at(key.index);
         if (slot.touched_seq > current_seq_) return false;
-        drop(key.index, slot);
-        slot.generation = key.generation;
-        slot.value = std::move(value);
+        drop(slot);
         slot.touched_seq = current_seq_;
-        if (key.index < dense_.size()) held_bits_[key.index / 64] |= std::uint64_t{1} << (key.index % 64);
+        if (removed_ > 64 && removed_ > held_count_) {
+            // Many removals and no walk: compact now, so the array stays O(held).
+            tidy();
+        }
+        if (!entries_.empty() && entries_.back().index >= key.index) sorted_ = false;
+        slot.entry = static_cast<std::uint32_t>(entries_.size());
+        entries_.push_back(Entry{key.index, key.generation, std::optional<E>(std::move(value))});
         digest_.insert(key.encode());
-        ++held_;
+        ++held_count_;
         return true;
     }
 
@@ -136,12 +143,12 @@ public:
         Slot& slot = slot_at(key.index);
         if (slot.touched_seq > current_seq_) return false;
         slot.touched_seq = current_seq_;
-        if (!slot.value) return false;
-        if (slot.generation != key.generation) {
+        if (slot.entry == kNone) return false;
+        if (entries_[slot.entry].generation != key.generation) {
             counters_.stale_refs += 1;
             return false;
         }
-        drop(key.index, slot);
+        drop(slot);
         return true;
     }
 
@@ -171,20 +178,23 @@ public:
     const E* get(SlotKey key) const {
         key = scheme(key);
         const Slot* slot = find(key.index);
-        if (!slot || !slot->value || slot->generation != key.generation) return nullptr;
-        return &*slot->value;
+        if (!slot || slot->entry == kNone) return nullptr;
+        const Entry& entry = entries_[slot->entry];
+        if (entry.generation != key.generation) return nullptr;
+        return &*entry.value;
     }
     // Like get, but a slot held by another occupant counts as a stale reference: this is the
     // path a game's updates take, so the count shows how often names outlive occupants.
     E* get_mut(SlotKey key) {
         key = scheme(key);
-        Slot* slot = find(key.index);
-        if (!slot || !slot->value) return nullptr;
-        if (slot->generation != key.generation) {
+        const Slot* slot = find(key.index);
+        if (!slot || slot->entry == kNone) return nullptr;
+        Entry& entry = entries_[slot->entry];
+        if (entry.generation != key.generation) {
             counters_.stale_refs += 1;
             return nullptr;
         }
-        return &*slot->value;
+        return &*entry.value;
     }
 
     // Compares the held set's digest with the server's; counts a disagreement.
@@ -228,25 +238,29 @@ public:
     // Visits every held key and value in ascending slot order.
     template <class F>
     void for_each(F&& f) const {
-        walk(*this, f);
+        tidy();
+        for (const Entry& e : entries_) f(SlotKey{e.index, e.generation}, static_cast<const E&>(*e.value));
     }
     template <class F>
     void for_each_mut(F&& f) {
-        walk(*this, f);
+        tidy();
+        for (Entry& e : entries_) f(SlotKey{e.index, e.generation}, *e.value);
     }
-    std::size_t size() const { return held_; }
-    bool empty() const { return held_ == 0; }
+    std::size_t size() const { return held_count_; }
+    bool empty() const { return held_count_ == 0; }
 
     // Drops everything held, keeping the acknowledgement state. The next report then
     // carries the empty set's digest while naming frames the server knows it sent, which
     // fails the drift check and brings a full baseline: this is how a client asks for a
     // resync, and why no resync message exists. (A new connection wants a new mirror.)
     void clear() {
-        for (Slot& slot : dense_) slot = Slot{};
-        std::fill(held_bits_.begin(), held_bits_.end(), std::uint64_t{0});
+        std::fill(dense_.begin(), dense_.end(), Slot{});
         sparse_.clear();
+        entries_.clear();
+        removed_ = 0;
+        sorted_ = true;
         digest_.clear();
-        held_ = 0;
+        held_count_ = 0;
     }
 
     // With generations off, keys are compared by slot index only (the broken scheme, kept
@@ -264,10 +278,15 @@ public:
     static constexpr std::uint32_t kDenseSlots = std::uint32_t{1} << 16;
 
 private:
+    static constexpr std::uint32_t kNone = ~std::uint32_t{0};
     struct Slot {
         std::uint64_t touched_seq = 0;  // newest frame that spoke about this slot
+        std::uint32_t entry = kNone;    // position in entries_; kNone: a tombstone (or never held)
+    };
+    struct Entry {
+        std::uint32_t index = 0;
         std::uint16_t generation = 0;
-        std::optional<E> value;         // empty: a tombstone (or never held)
+        std::optional<E> value;  // empty: removed, dropped by the next tidy()
     };
 
     SlotKey scheme(SlotKey key) const { return generational_ ? key : key.ungenerational(); }
@@ -276,49 +295,73 @@ private:
     Slot& slot_at(std::uint32_t index) {
         if (index >= kDenseSlots) return sparse_[index];
         if (index >= dense_.size()) {
-            // Powers of two from 64: few growths, and the bitmap stays whole words.
-            const std::size_t size = std::max<std::size_t>(64, std::bit_ceil(std::size_t{index} + 1));
-            dense_.resize(size);
-            held_bits_.resize(size / 64, 0);
+            // Powers of two from 64: a few growths while the world's slots are first seen.
+            dense_.resize(std::max<std::size_t>(64, std::bit_ceil(std::size_t{index} + 1)));
         }
         return dense_[index];
     }
-    Slot* find(std::uint32_t index) {
+    const Slot* find(std::uint32_t index) const {
         if (index < dense_.size()) return &dense_[index];
         if (index < kDenseSlots) return nullptr;
         const auto it = sparse_.find(index);
         return it == sparse_.end() ? nullptr : &it->second;
     }
-    const Slot* find(std::uint32_t index) const { return const_cast<DeltaMirror*>(this)->find(index); }
 
-    void drop(std::uint32_t index, Slot& slot) {
-        if (!slot.value) return;
-        digest_.remove(SlotKey{index, slot.generation}.encode());
-        slot.value.reset();
-        if (index < dense_.size()) held_bits_[index / 64] &= ~(std::uint64_t{1} << (index % 64));
-        --held_;
+    void drop(Slot& slot) {
+        if (slot.entry == kNone) return;
+        Entry& e = entries_[slot.entry];
+        digest_.remove(SlotKey{e.index, e.generation}.encode());
+        e.value.reset();
+        slot.entry = kNone;
+        ++removed_;
+        --held_count_;
     }
 
-    // Ascending: the dense indices are all below the sparse ones.
-    template <class Self, class F>
-    static void walk(Self& self, F& f) {
-        for (std::size_t w = 0; w < self.held_bits_.size(); ++w) {
-            for (std::uint64_t bits = self.held_bits_[w]; bits != 0; bits &= bits - 1) {
-                const auto index = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-                auto& slot = self.dense_[index];
-                f(SlotKey{index, slot.generation}, *slot.value);
-            }
+    // Brings entries_ back to ascending slot order without removed entries: the sorted run
+    // the last tidy left, with removals dropped, merged with the appended tail, sorted. Then
+    // every held slot learns its new position. Logically const: what is held does not change.
+    void tidy() const {
+        if (sorted_ && removed_ == 0) return;
+        auto by_index = [](const Entry& a, const Entry& b) { return a.index < b.index; };
+        std::size_t kept = 0;
+        std::size_t run = 0;  // entries_[0, run) of the kept ones are ascending
+        bool ascending = true;
+        for (std::size_t i = 0; i < entries_.size(); ++i) {
+            if (!entries_[i].value) continue;
+            if (ascending && kept > 0 && entries_[kept - 1].index >= entries_[i].index) ascending = false;
+            if (kept != i) entries_[kept] = std::move(entries_[i]);
+            ++kept;
+            if (ascending) run = kept;
         }
-        for (auto& [index, slot] : self.sparse_) {
-            if (slot.value) f(SlotKey{index, slot.generation}, *slot.value);
+        entries_.resize(kept);
+        if (run < kept) {
+            std::sort(entries_.begin() + static_cast<std::ptrdiff_t>(run), entries_.end(), by_index);
+            merged_.clear();
+            merged_.reserve(entries_.capacity());
+            std::merge(std::make_move_iterator(entries_.begin()),
+                       std::make_move_iterator(entries_.begin() + static_cast<std::ptrdiff_t>(run)),
+                       std::make_move_iterator(entries_.begin() + static_cast<std::ptrdiff_t>(run)),
+                       std::make_move_iterator(entries_.end()), std::back_inserter(merged_), by_index);
+            entries_.swap(merged_);
         }
+        for (std::size_t i = 0; i < entries_.size(); ++i) {
+            const std::uint32_t index = entries_[i].index;
+            Slot& slot = index < kDenseSlots ? dense_[index] : sparse_.find(index)->second;
+            slot.entry = static_cast<std::uint32_t>(i);
+        }
+        sorted_ = true;
+        removed_ = 0;
     }
 
-    std::vector<Slot> dense_;               // indices below kDenseSlots
-    std::vector<std::uint64_t> held_bits_;  // bit i set: dense_[i] holds a value
-    std::map<std::uint32_t, Slot> sparse_;  // indices from kDenseSlots up
+    // Mutable: walks tidy the packed array (see tidy()).
+    mutable std::vector<Slot> dense_;               // indices below kDenseSlots
+    mutable std::map<std::uint32_t, Slot> sparse_;  // indices from kDenseSlots up
+    mutable std::vector<Entry> entries_;            // held values; see tidy()
+    mutable std::vector<Entry> merged_;             // tidy()'s scratch, kept for its capacity
+    mutable std::size_t removed_ = 0;               // removed entries still in entries_
+    mutable bool sorted_ = true;                    // entries_ ascending by slot index
+    std::size_t held_count_ = 0;
     SetDigest digest_;
-    std::size_t held_ = 0;
     AckWindow acks_;
     std::optional<std::uint64_t> applied_seq_;
     std::optional<std::uint64_t> full_floor_;
