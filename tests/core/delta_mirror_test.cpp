@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <iterator>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "vantage/delta_mirror.hpp"
+#include "vantage/random.hpp"
 #include "vantage/set_digest.hpp"
 #include "vantage/slot_key.hpp"
 
@@ -208,6 +212,110 @@ TEST(DeltaMirror, ValuesCanBeUpdatedInPlace) {
     EXPECT_EQ(sum, 100 + 42);
     m.for_each_mut([](SlotKey, int& v) { v = 1; });
     EXPECT_EQ(*m.get({1, 0}), 1);
+}
+
+TEST(DeltaMirror, KeysAppliedInAnyOrderAreWalkedInSlotOrder) {
+    DeltaMirror<int> m;
+    const std::uint32_t far = DeltaMirror<int>::kDenseSlots + 5;  // kept in the map, not the array
+    m.apply(frame(0, true, {{9, 0}, {far, 1}, {2, 0}, {40, 3}}), value_of);
+    m.apply(frame(1, false, {{1, 0}, {far - 10, 0}}, {{9, 0}}), value_of);
+    EXPECT_EQ(held(m), (Keys{SlotKey{1, 0}.encode(), SlotKey{2, 0}.encode(), SlotKey{40, 3}.encode(),
+                             SlotKey{far - 10, 0}.encode(), SlotKey{far, 1}.encode()}));
+    ASSERT_NE(m.get({far, 1}), nullptr);
+    EXPECT_EQ(*m.get({far, 1}), static_cast<int>(far * 100 + 1));
+    EXPECT_EQ(m.size(), 5u);
+}
+
+// The oracle: the mirror's semantics written the obvious way, one ordered map entry per slot
+// ever spoken about (newest frame wins, tombstones, full baselines clear what no newer frame
+// said), against the storage the mirror really uses, over random frames that arrive late,
+// twice and out of order, with slot indices on both sides of the flat array's end.
+struct OracleMirror {
+    struct Slot {
+        std::uint16_t generation = 0;
+        std::uint64_t touched = 0;
+        std::optional<int> value;
+    };
+    std::map<std::uint32_t, Slot> slots;
+    std::optional<std::uint64_t> floor;
+
+    void apply(const DeltaPlan& f) {
+        if (floor && f.seq < *floor) return;
+        if (f.full_baseline) {
+            for (auto it = slots.begin(); it != slots.end();) {
+                it = it->second.touched <= f.seq ? slots.erase(it) : std::next(it);
+            }
+            floor = f.seq;
+        }
+        for (std::uint64_t packed : f.left) {
+            const SlotKey k = *SlotKey::decode(packed);
+            Slot& s = slots[k.index];
+            if (s.touched > f.seq) continue;
+            s.touched = f.seq;
+            if (s.value && s.generation == k.generation) s.value.reset();
+        }
+        for (std::size_t i = 0; i < f.entered.size(); ++i) {
+            const SlotKey k = *SlotKey::decode(f.entered[i]);
+            Slot& s = slots[k.index];
+            if (s.touched > f.seq) continue;
+            s = Slot{k.generation, f.seq, value_of(i, k)};
+        }
+    }
+    Keys keys() const {
+        Keys out;
+        for (const auto& [index, s] : slots) {
+            if (s.value) out.push_back(SlotKey{index, s.generation}.encode());
+        }
+        return out;
+    }
+};
+
+TEST(DeltaMirror, MatchesTheOrderedMapOracleOverReorderedFrames) {
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        XorShift rng(seed);
+        DeltaMirror<int> mirror;
+        OracleMirror oracle;
+        std::vector<DeltaPlan> frames;
+        for (std::uint64_t seq = 0; seq < 40; ++seq) {
+            DeltaPlan f;
+            f.seq = seq;
+            f.full_baseline = seq == 0 || rng.chance(0.08f);
+            const int n = static_cast<int>(rng.below(12));
+            std::map<std::uint32_t, bool> used;  // one mention per slot per frame
+            for (int j = 0; j < n; ++j) {
+                const std::uint32_t index = rng.chance(0.2f) ? DeltaMirror<int>::kDenseSlots + static_cast<std::uint32_t>(rng.below(8))
+                                                             : static_cast<std::uint32_t>(rng.below(300));
+                if (used[index]) continue;
+                used[index] = true;
+                const SlotKey k{index, static_cast<std::uint16_t>(rng.below(3))};
+                (rng.chance(0.35f) && !f.full_baseline ? f.left : f.entered).push_back(k.encode());
+            }
+            frames.push_back(f);
+        }
+        // Arrival order: mostly in order, some late, some twice.
+        std::vector<std::size_t> order;
+        for (std::size_t i = 0; i < frames.size(); ++i) {
+            order.push_back(i);
+            if (rng.chance(0.15f)) order.push_back(static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(i + 1))));
+        }
+        for (std::size_t i = 1; i < order.size(); ++i) {
+            if (rng.chance(0.2f)) std::swap(order[i - 1], order[i]);
+        }
+        for (std::size_t step = 0; step < order.size(); ++step) {
+            const DeltaPlan& f = frames[order[step]];
+            mirror.apply(f, value_of);
+            oracle.apply(f);
+            ASSERT_EQ(held(mirror), oracle.keys()) << "seed " << seed << " after arrival " << step;
+            ASSERT_EQ(mirror.size(), oracle.keys().size()) << "seed " << seed;
+            for (const auto& [index, s] : oracle.slots) {
+                if (!s.value) continue;
+                const int* v = mirror.get({index, s.generation});
+                ASSERT_NE(v, nullptr) << "seed " << seed;
+                ASSERT_EQ(*v, *s.value) << "seed " << seed;
+            }
+        }
+        ASSERT_EQ(mirror.digest(), SetDigest::from_keys(oracle.keys()).digest()) << "seed " << seed;
+    }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "vantage/slot_allocator.hpp"
@@ -116,6 +117,34 @@ TEST(SlotAllocator, TheReusePolicyDecidesTheOrderIndicesComeBack) {
         EXPECT_EQ(a.alloc().index, policy == ReusePolicy::Lifo ? 3u : 0u);
     }
     EXPECT_EQ(SlotAllocator{}.policy(), ReusePolicy::Lifo);
+}
+
+TEST(SlotAllocator, TheFreeListKeepsItsOrderWhileItGrowsWrappedAround) {
+    // The free list is a ring: take some from its front, then free enough to grow it while
+    // its oldest entry is not at the start of the buffer.
+    for (const ReusePolicy policy : {ReusePolicy::Lifo, ReusePolicy::Fifo}) {
+        SlotAllocator a(policy);
+        std::vector<SlotKey> keys;
+        for (int i = 0; i < 40; ++i) keys.push_back(a.alloc());
+        for (int i = 0; i < 10; ++i) a.free(keys[static_cast<std::size_t>(i)]);
+        std::vector<std::uint32_t> first;
+        for (int i = 0; i < 5; ++i) first.push_back(a.alloc().index);
+        for (int i = 10; i < 40; ++i) a.free(keys[static_cast<std::size_t>(i)]);
+        std::vector<std::uint32_t> rest;
+        while (a.live_count() < 40) rest.push_back(a.alloc().index);
+        std::vector<std::uint32_t> want_first, want_rest;
+        if (policy == ReusePolicy::Fifo) {
+            for (std::uint32_t i = 0; i < 5; ++i) want_first.push_back(i);
+            for (std::uint32_t i = 5; i < 40; ++i) want_rest.push_back(i);
+        } else {
+            for (int i = 9; i >= 5; --i) want_first.push_back(static_cast<std::uint32_t>(i));
+            for (int i = 39; i >= 10; --i) want_rest.push_back(static_cast<std::uint32_t>(i));
+            for (int i = 4; i >= 0; --i) want_rest.push_back(static_cast<std::uint32_t>(i));
+        }
+        EXPECT_EQ(first, want_first) << (policy == ReusePolicy::Fifo ? "fifo" : "lifo");
+        EXPECT_EQ(rest, want_rest) << (policy == ReusePolicy::Fifo ? "fifo" : "lifo");
+        EXPECT_EQ(a.index_space(), 40u);
+    }
 }
 
 TEST(SlotAllocator, LiveKeysAreEnumerableAndCountable) {
