@@ -38,7 +38,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (!dir) { console.error('usage: node serve.mjs DIR [PORT]'); process.exit(2); }
   const p = Number(port ?? 8000);
   if (!Number.isInteger(p) || p < 0 || p > 65535) { console.error(`bad port '${port}'`); process.exit(2); }
-  serve(dir, p).then((server) => {
+  // A busy port is common (another play session): try the next few before giving up.
+  const attempt = (port, left) => serve(dir, port).then((server) => {
+    if (port !== p) console.log(`port ${p} is busy; using ${port}`);
     console.log(`Vantage is served at http://127.0.0.1:${server.address().port}/  (Ctrl+C to stop)`);
-  }).catch((e) => { console.error(`could not serve on 127.0.0.1:${p}: ${e.message}`); process.exit(1); });
+  }).catch((e) => {
+    if (e.code === 'EADDRINUSE' && p !== 0 && left > 0 && port < 65535) return attempt(port + 1, left - 1);
+    console.error(`could not serve on 127.0.0.1:${port}: ${e.message}`);
+    process.exit(1);
+  });
+  attempt(p, 20);
 }
