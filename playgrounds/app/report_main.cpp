@@ -53,28 +53,25 @@ int main(int argc, char** argv) {
     std::vector<std::string> settings;
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
-        auto next = [&](const char* flag) -> const char* {
-            if (i + 1 >= argc) return nullptr;
-            (void)flag;
-            return argv[++i];
-        };
+        // The value after a flag, or null when the flag ends the command line.
+        auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
         if (arg == "--csv") {
             csv = true;
         } else if (arg == "--meters") {
             generic = true;
         } else if (arg == "--seconds") {
-            const char* v = next("--seconds");
+            const char* v = next();
             double s = 0;
             if (!v || !parse_value(v, s) || s <= 0 || s > 36000) return usage("--seconds needs a number from 0 to 36000");
             seconds = s;
             seconds_given = true;
         } else if (arg == "--preset") {
-            const char* v = next("--preset");
+            const char* v = next();
             if (!v) return usage("--preset needs a name");
             if (std::string err = host.set("preset", v); !err.empty()) return usage(err);
             generic = true;  // a preset is one scenario: run it and check its finding
         } else if (arg == "--seed" || arg == "--hz") {
-            const char* v = next(arg.c_str());
+            const char* v = next();
             if (!v) return usage(arg + " needs a value");
             if (std::string err = host.set(arg == "--seed" ? "seed" : "tick_hz", v); !err.empty()) return usage(err);
         } else if (arg.size() > 1 && arg[0] == '-') {
