@@ -1,7 +1,7 @@
 // A small harness for the browser tests: one Chromium per run, a fresh page per test,
 // console errors and page errors collected, results written as {tests, failures} JSON.
 import { chromium } from 'playwright-core';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { serve } from '../../web/serve.mjs';
 
@@ -69,4 +69,9 @@ export async function openApp(page, base, hash = '', ticks = 30) {
   await page.goto(base + (hash ? '#' + hash : ''));
   await page.waitForFunction(() => window.vantage && window.vantage.ready, null, { timeout: 30000 });
   await page.waitForFunction((n) => window.vantage.state().tick >= n, ticks, { timeout: 30000 });
+}
+
+// The golden checksum a playground pins for every platform (tests/playgrounds/golden_<name>_checksum.txt).
+export function goldenChecksum(name) {
+  return readFileSync(new URL(`../playgrounds/golden_${name}_checksum.txt`, import.meta.url), 'utf8').trim();
 }

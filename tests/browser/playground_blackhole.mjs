@@ -2,8 +2,7 @@
 // at theta 0.8 it sends less field while culling still throws the weight away. Stepped
 // deterministically (paused=1 + window.vantage.step()), so the numbers do not depend on how
 // fast the machine renders.
-import { readFileSync } from 'node:fs';
-import { assert, assertEq, openApp } from './harness.mjs';
+import { assert, assertEq, openApp, goldenChecksum } from './harness.mjs';
 
 // A world big enough for aggregation to matter, small enough to step quickly in wasm.
 const WORLD = 'seed=2&holes=64&pellets=1000&clients=2&paused=1';
@@ -79,7 +78,7 @@ export function register(suite) {
     // Pinned in tests/playgrounds/blackhole_sim_test.cpp: 300 ticks at 60 Hz from seed 5.
     await openApp(page, base, 'blackhole/seed=5&pellets=400&clients=2&loss_pct=10&paused=1', 0);
     const s = await stepAndRead(page, 300);
-    const expected = readFileSync(new URL('../playgrounds/golden_blackhole_checksum.txt', import.meta.url), 'utf8').trim();
+    const expected = goldenChecksum('blackhole');
     assertEq(s.checksum, expected, 'checksum after 300 ticks');
   });
 }

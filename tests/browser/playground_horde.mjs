@@ -1,7 +1,6 @@
 // Browser tests of the horde playground: the wasm page runs the same simulation as the
 // native tests, and its lanes show the loss finding live.
-import { readFileSync } from 'node:fs';
-import { assert, assertEq, openApp } from './harness.mjs';
+import { assert, assertEq, openApp, goldenChecksum } from './harness.mjs';
 
 // Steps the paused simulation n ticks inside the page (deterministic, no wall clock).
 async function step(page, n) {
@@ -35,7 +34,7 @@ export function register(suite) {
     await openApp(page, base, 'horde/seed=5&enemies=400&loss=10&paused=1', 0);
     await step(page, 240);
     const sum = await page.evaluate(() => window.vantage.state().checksum);
-    const expected = readFileSync(new URL('../playgrounds/golden_horde_checksum.txt', import.meta.url), 'utf8').trim();
+    const expected = goldenChecksum('horde');
     assertEq(sum, expected, 'checksum after 240 ticks');
   });
 }

@@ -1,7 +1,6 @@
 // Browser tests of the netcode playground: the real page, stepped deterministically
 // (paused=1 + window.vantage.step()), settings moved through window.vantage.set.
-import { readFileSync } from 'node:fs';
-import { assert, assertEq, openApp } from './harness.mjs';
+import { assert, assertEq, openApp, goldenChecksum } from './harness.mjs';
 
 async function step(page, ticks) {
   return page.evaluate((n) => { for (let i = 0; i < n; i++) window.vantage.step(); return window.vantage.state(); }, ticks);
@@ -36,7 +35,7 @@ export function register(suite) {
     // Pinned in tests/playgrounds/netcode_sim_test.cpp: 600 ticks at 60 Hz from seed 5.
     await openApp(page, base, 'netcode/seed=5&loss_pct=5&jitter_ms=20&paused=1', 0);
     const s = await step(page, 600);
-    const expected = readFileSync(new URL('../playgrounds/golden_netcode_checksum.txt', import.meta.url), 'utf8').trim();
+    const expected = goldenChecksum('netcode');
     assertEq(s.checksum, expected, 'checksum after 600 ticks');
   });
 

@@ -1,9 +1,9 @@
 // Browser tests: the real page in headless Chromium (Debian's), moving real controls and
 // reading real meters. Usage: node run.mjs SITE_DIR REPORT_JSON
-import { readFileSync, statSync } from 'node:fs';
-import { Suite, assert, assertEq, openApp } from './harness.mjs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { Suite, assert, assertEq, openApp, goldenChecksum } from './harness.mjs';
 import { decodePng, variance } from './image.mjs';
-import { readdirSync } from 'node:fs';
+import { serve } from '../../web/serve.mjs';
 
 const [siteDir, report, bundleDir] = process.argv.slice(2);
 if (!siteDir || !report) { console.error('usage: node run.mjs SITE_DIR REPORT_JSON [BUNDLE_DIR]'); process.exit(2); }
@@ -125,7 +125,7 @@ suite.test('the same seed gives the same checksum as native', async ({ page, bas
   // Pinned in tests/playgrounds/meter_sim_test.cpp: 600 ticks at 60 Hz from seed 5.
   await openApp(page, base, 'meter/seed=5&paused=1', 0);
   const sum = await page.evaluate(() => { for (let i = 0; i < 600; i++) window.vantage.step(); return window.vantage.state().checksum; });
-  const expected = readFileSync(new URL('../playgrounds/golden_meter_checksum.txt', import.meta.url), 'utf8').trim();
+  const expected = goldenChecksum('meter');
   assertEq(sum, expected, 'checksum after 600 ticks');
 });
 
@@ -166,7 +166,6 @@ suite.test('the UI scale is remembered by this browser', async ({ page, base }) 
 
 if (bundleDir) {
   suite.test('the static bundle works with every non-local request blocked', async ({ page, errors }) => {
-    const { serve } = await import('../../web/serve.mjs');
     const server = await serve(bundleDir, 0);
     const origin = `http://127.0.0.1:${server.address().port}`;
     const outside = [];

@@ -12,6 +12,8 @@
 
 #include "blackhole/blackhole_sim.hpp"
 
+#include "playgrounds/golden.hpp"
+
 namespace vantage::play {
 namespace {
 
@@ -88,14 +90,7 @@ std::uint64_t checksum_after(std::uint64_t seed, int ticks) {
 // The browser test (tests/browser/playground_blackhole.mjs) runs the default settings with
 // pellets=400&clients=2&loss_pct=10 from seed 5 and compares against the same file.
 TEST(BlackholeSim, GoldenChecksumIsPinnedForNativeWasmAndTheBrowser) {
-    std::FILE* f = std::fopen(VANTAGE_TESTS_DIR "/playgrounds/golden_blackhole_checksum.txt", "r");
-    ASSERT_NE(f, nullptr);
-    char golden[32] = {};
-    ASSERT_EQ(std::fscanf(f, "%31s", golden), 1);
-    std::fclose(f);
-    char got[32];
-    std::snprintf(got, sizeof got, "%016llx", static_cast<unsigned long long>(checksum_after(5, 300)));
-    EXPECT_STREQ(got, golden) << "actual checksum: " << got;
+    EXPECT_TRUE(matches_golden("blackhole", checksum_after(5, 300)));
 }
 
 TEST(BlackholeSim, SameSeedSameChecksumAndADifferentSeedDiffers) {

@@ -4,6 +4,8 @@
 
 #include "meter/meter_sim.hpp"
 
+#include "playgrounds/golden.hpp"
+
 namespace vantage::play {
 namespace {
 
@@ -16,14 +18,7 @@ std::uint64_t run(std::uint64_t seed, int ticks) {
 
 // The browser test (tests/browser/run.mjs) checks the wasm page against the same file.
 TEST(MeterSim, GoldenChecksumIsPinnedForNativeWasmAndTheBrowser) {
-    std::FILE* f = std::fopen(VANTAGE_TESTS_DIR "/playgrounds/golden_meter_checksum.txt", "r");
-    ASSERT_NE(f, nullptr);
-    char golden[32] = {};
-    ASSERT_EQ(std::fscanf(f, "%31s", golden), 1);
-    std::fclose(f);
-    char got[32];
-    std::snprintf(got, sizeof got, "%016llx", static_cast<unsigned long long>(run(5, 600)));
-    EXPECT_STREQ(got, golden) << "actual checksum: " << got;
+    EXPECT_TRUE(matches_golden("meter", run(5, 600)));
 }
 
 TEST(MeterSim, SameSeedSameChecksumAndADifferentSeedDiffers) {

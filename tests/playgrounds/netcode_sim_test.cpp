@@ -5,6 +5,8 @@
 
 #include "netcode/netcode_sim.hpp"
 
+#include "playgrounds/golden.hpp"
+
 namespace vantage::play {
 namespace {
 
@@ -32,14 +34,7 @@ std::uint64_t golden_run(std::uint64_t seed) {
 // The browser test (tests/browser/playground_netcode.mjs) checks the wasm page against the
 // same file: 600 ticks at 60 Hz from seed 5 with loss_pct=5 and jitter_ms=20.
 TEST(NetcodeSim, GoldenChecksumIsPinnedForNativeWasmAndTheBrowser) {
-    std::FILE* f = std::fopen(VANTAGE_TESTS_DIR "/playgrounds/golden_netcode_checksum.txt", "r");
-    ASSERT_NE(f, nullptr);
-    char golden[32] = {};
-    ASSERT_EQ(std::fscanf(f, "%31s", golden), 1);
-    std::fclose(f);
-    char got[32];
-    std::snprintf(got, sizeof got, "%016llx", static_cast<unsigned long long>(golden_run(5)));
-    EXPECT_STREQ(got, golden) << "actual checksum: " << got;
+    EXPECT_TRUE(matches_golden("netcode", golden_run(5)));
 }
 
 TEST(NetcodeSim, SameSeedSameChecksumAndADifferentSeedDiffers) {
