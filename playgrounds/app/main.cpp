@@ -65,10 +65,12 @@ struct App {
     // moving averages over about half a second), and memory.
     double sim_ms_per_tick = 0.0;
     double frame_ms = 0.0;
+    double memory_bytes = 0.0;      // sampled twice a second (natively it is a file read)
+    double memory_sampled_at = -1.0;
 };
 
 // Bytes the app holds: the wasm heap in the browser, the resident set natively.
-double memory_bytes() {
+double read_memory_bytes() {
 #ifdef __EMSCRIPTEN__
     return static_cast<double>(emscripten_get_heap_size());
 #else
@@ -117,7 +119,7 @@ void draw_context_bar(App& app) {
     ImGui::Text("t = %.1f s  tick %llu", host.current().time_s(), static_cast<unsigned long long>(host.ticks()));
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "| sim %.2f ms/tick  frame %.1f ms  memory %.0f MiB",
-                       app.sim_ms_per_tick, app.frame_ms, memory_bytes() / 1048576.0);
+                       app.sim_ms_per_tick, app.frame_ms, app.memory_bytes / 1048576.0);
     if (!app.status.empty()) {
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", app.status.c_str());
@@ -316,6 +318,10 @@ void frame(void* arg) {
         app.sim_ms_per_tick += (ms - app.sim_ms_per_tick) * 0.05;
     }
     if (wall_dt > 0.0) app.frame_ms += (wall_dt * 1000.0 - app.frame_ms) * 0.05;
+    if (app.memory_sampled_at < 0.0 || app.wall_s - app.memory_sampled_at >= 0.5) {
+        app.memory_bytes = read_memory_bytes();
+        app.memory_sampled_at = app.wall_s;
+    }
     if (ticks_run > 0 || app.meters.empty()) {
         app.meters.clear();
         app.host.current().meters(app.meters);
@@ -508,7 +514,7 @@ const char* vantage_perf() {
     out += ",\"frame_ms\":";
     append_json_number(out, g_app->frame_ms);
     out += ",\"memory_bytes\":";
-    append_json_number(out, memory_bytes());
+    append_json_number(out, g_app->memory_bytes);
     out += "}";
     return out.c_str();
 }
