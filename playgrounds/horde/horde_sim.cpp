@@ -8,26 +8,12 @@ namespace vantage::play {
 
 namespace {
 
-constexpr std::uint64_t kDownSalt = 0x646f776eULL;
-constexpr std::uint64_t kUpSalt = 0x7570ULL;
-// Counterfactual wire: a 16-byte id per key and two f32 per position.
-constexpr double kUuidBytes = 16.0;
-constexpr double kFloatPositionBytes = 8.0;
-constexpr double kUuidCrowdBytes = 8.0 + 4.0;  // f32 position and a u32 headcount
-
 std::vector<HordeLaneConfig> default_lanes() {
     return {
         HordeLaneConfig{"naive", false, true, false, 0.0f, std::nullopt},
         HordeLaneConfig{"acked", true, true, false, 0.0f, std::nullopt},
         HordeLaneConfig{"crowd", true, true, true, 0.0f, std::nullopt},
     };
-}
-
-// The client's age-corrected copy of a position the server stamped at time_ms.
-Vec2 catch_up(Vec2 sent, std::uint64_t key, std::span<const Vec2> players, double age_s, std::uint32_t& target) {
-    if (players.empty()) return sent;
-    target = nearest_player(sent, players);
-    return chase_step(sent, key, players[target], static_cast<float>(std::max(0.0, age_s)));
 }
 
 }  // namespace
@@ -37,10 +23,10 @@ HordeLane::HordeLane(HordeLaneConfig config, int clients, const DeltaBaselineOpt
     : config_(std::move(config)) {
     for (int c = 0; c < clients; ++c) {
         LossyLinkOptions down = link;
-        down.seed = mix64(seed ^ kDownSalt ^ static_cast<std::uint64_t>(c));
+        down.seed = down_link_seed(seed, static_cast<std::uint64_t>(c));
         LossyLinkOptions up = link;
-        up.seed = mix64(seed ^ kUpSalt ^ (static_cast<std::uint64_t>(c) << 20));
-        clients_.push_back(std::make_unique<Client>(Client{DeltaBaseline(baseline), LossyLink(down), LossyLink(up), {}, {}, {}, 0, false, 0, 0}));
+        up.seed = up_link_seed(seed, static_cast<std::uint64_t>(c));
+        seats_.push_back(std::make_unique<HordeSeat>(baseline, down, up));
     }
 }
 
@@ -119,8 +105,15 @@ float HordeSim::lane_theta(const HordeLaneConfig& c) const {
     return c.follows_theta ? static_cast<float>(settings_.theta) : c.theta;
 }
 
+HordeServeOptions HordeSim::serve_options(const HordeLaneConfig& c) const {
+    return {.relevance = c.relevance,
+            .theta = lane_theta(c),
+            .view_radius = settings_.view_radius,
+            .send_hz = settings_.send_hz,
+            .sample_hz = settings_.sample_hz};
+}
+
 void HordeSim::reset(std::uint64_t seed) {
-    seed_ = seed;
     world_ = std::make_unique<HordeWorld>(HordeWorldOptions{.seed = seed,
                                                             .enemies = settings_.enemies,
                                                             .players = settings_.players,
@@ -137,7 +130,7 @@ void HordeSim::reset(std::uint64_t seed) {
                                             .keepalive_every_ms = 1000.0};
         lanes_.push_back(std::make_unique<HordeLane>(config, settings_.players, baseline, link_options(0), seed));
     }
-    relevant_.assign(static_cast<std::size_t>(settings_.players), {});
+    round_.clear(static_cast<std::size_t>(settings_.players));
     next_send_ms_ = 0;
     send_rounds_ = 0;
     restart_measurement();
@@ -149,11 +142,9 @@ void HordeSim::apply_settings() {
     for (std::size_t i = 0; i < lanes_.size(); ++i) {
         HordeLane& lane = *lanes_[i];
         lane.config_.recovery = lane_configs_[i].recovery;
-        for (auto& client : lane.clients_) {
-            LossyLinkOptions down = link_options(client->down.options().seed);
-            client->down.set_options(down);
-            client->up.set_options(link_options(client->up.options().seed));
-            client->baseline.set_policy(lane.config_.recovery ? RecoveryPolicy::Acked : RecoveryPolicy::Naive);
+        for (auto& seat : lane.seats_) {
+            seat->link.set_impairment(link_options(0));
+            seat->server.baseline().set_policy(lane.config_.recovery ? RecoveryPolicy::Acked : RecoveryPolicy::Naive);
         }
     }
 }
@@ -163,10 +154,10 @@ void HordeSim::restart_measurement() {
     for (auto& lane : lanes_) {
         HordeLane::Stats s;
         s.start_ms = now_ms;
-        for (auto& c : lane->clients_) {
-            s.mismatches_at_start += c->mirror.counters().divergences;
-            s.lost_at_start += c->mirror.counters().frames_lost;
-            s.rebuilds_at_start += c->baseline.full_rebuilds();
+        for (auto& seat : lane->seats_) {
+            s.mismatches_at_start += seat->client.mirror().counters().divergences;
+            s.lost_at_start += seat->client.mirror().counters().frames_lost;
+            s.rebuilds_at_start += seat->server.baseline().full_rebuilds();
         }
         lane->stats_ = s;
     }
@@ -186,204 +177,74 @@ void HordeSim::step(double dt_s) {
         send_round(now_ms);
     }
     PhaseScope phase(profiler_, "client");
+    const float dt = static_cast<float>(dt_s);
     for (auto& lane : lanes_) {
-        for (auto& client : lane->clients_) receive(*lane, *client, now_ms);
-        simulate_and_measure(*lane, static_cast<float>(dt_s), now_ms, send_tick);
+        for (auto& seat : lane->seats_) {
+            const HordeReceived r = seat->client.receive(seat->link.client_end(), now_ms, client_scratch_);
+            if (r.bytes_up > 0) {
+                lane->up_kib_.add(static_cast<double>(r.bytes_up));
+                lane->stats_.up_bytes += static_cast<double>(r.bytes_up);
+            }
+        }
+        for (auto& seat : lane->seats_) seat->client.advance(dt, world_->tick());
+        measure(*lane, now_ms, send_tick);
     }
 }
 
 void HordeSim::send_round(double now_ms) {
-    const HordeWorld& w = *world_;
-    const float radius = static_cast<float>(settings_.view_radius);
-    {
-        PhaseScope phase(profiler_, "relevance");
-        for (std::size_t c = 0; c < relevant_.size(); ++c) {
-            std::vector<std::uint64_t>& keys = relevant_[c];
-            keys.clear();
-            w.grid().for_each_in_radius(w.player_positions()[c], radius,
-                                        [&](std::uint32_t id, Vec2) { keys.push_back(w.key_at(id)); });
-            std::sort(keys.begin(), keys.end());
-        }
-    }
     bool any_broadcast = false;
     bool any_crowd = false;
     for (const auto& lane : lanes_) {
         any_broadcast = any_broadcast || !lane->config_.relevance;
         any_crowd = any_crowd || lane_theta(lane->config_) > 0.0f;
     }
-    if (any_broadcast) {
-        everyone_.clear();
-        for (std::uint32_t id : w.alive_ids()) everyone_.push_back(w.key_at(id));  // ascending slot = ascending key
-    }
-    tree_built_ = false;
-    if (any_crowd) {
-        PhaseScope phase(profiler_, "aggregation");
-        points_.clear();
-        for (Vec2 p : w.alive_positions()) points_.push_back({p.x, p.y, 1.0f});
-        tree_.build_in(points_, {horde::kArena * 0.5f, horde::kArena * 0.5f}, horde::kArena, 10);
-        tree_built_ = true;
-    }
+    const HordeRound& round = round_.build(*world_, static_cast<float>(settings_.view_radius), any_broadcast,
+                                           any_crowd, now_ms, {}, profiler_);
     for (auto& lane : lanes_) {
-        for (std::size_t c = 0; c < lane->clients_.size(); ++c) send_to(*lane, c, now_ms);
+        const HordeServeOptions options = serve_options(lane->config_);
+        for (std::size_t c = 0; c < lane->seats_.size(); ++c) {
+            HordeSeat& seat = *lane->seats_[c];
+            count_sent(*lane, seat.server.serve(round, c, options, seat.link.server_end(), scratch_, profiler_));
+        }
     }
     ++send_rounds_;
 }
 
-void HordeSim::send_to(HordeLane& lane, std::size_t c, double now_ms) {
-    HordeLane::Client& client = *lane.clients_[c];
+void HordeSim::count_sent(HordeLane& lane, const HordeSent& sent) {
+    if (!sent.sent) return;
     HordeLane::Stats& stats = lane.stats_;
-    std::optional<PhaseScope> phase(std::in_place, profiler_, "delta");
-    // Acknowledgements first, so the plan diffs against the newest acknowledged state.
-    while (client.up.poll(now_ms, packet_)) {
-        AckReport report;
-        if (decode_ack(packet_, report) != WireError::None) {
-            ++client.decode_errors;
-            continue;
-        }
-        client.baseline.observe_ack_at(report, now_ms);
-    }
-    if (!client.baseline.should_send(now_ms)) return;
-    const HordeWorld& w = *world_;
-    const std::vector<std::uint64_t>& keys = lane.config_.relevance ? relevant_[c] : everyone_;
-    client.baseline.plan(keys, plan_);
-    phase.reset();
-    phase.emplace(profiler_, "encode");
-
-    entered_positions_.clear();
-    for (std::uint64_t k : plan_.entered) entered_positions_.push_back(w.position_at(SlotKey::decode(k)->index));
-
-    // Round-robin corrections: each relevant enemy every `ratio` frames, except those whose
-    // entry (with its position) is in this frame already.
-    samples_.clear();
-    const auto ratio = static_cast<std::uint64_t>(
-        std::max(1.0, std::round(std::clamp(settings_.send_hz, 1.0, 60.0) / std::clamp(settings_.sample_hz, 1.0, 60.0))));
-    std::size_t e = 0;
-    for (std::uint64_t k : keys) {
-        while (e < plan_.entered.size() && plan_.entered[e] < k) ++e;
-        if (e < plan_.entered.size() && plan_.entered[e] == k) continue;
-        const std::uint32_t index = SlotKey::decode(k)->index;
-        if ((index + client.frames) % ratio != 0) continue;
-        samples_.push_back({k, w.position_at(index)});
-    }
-
-    crowd_.clear();
-    const float theta = lane_theta(lane.config_);
-    double coverage = 0;
-    if (theta > 0.0f && tree_built_) {
-        phase.reset();
-        phase.emplace(profiler_, "aggregation");
-        const Vec2 eye = w.player_positions()[c];
-        const float r2 = static_cast<float>(settings_.view_radius * settings_.view_radius);
-        tree_.summarize(eye, theta, summaries_);
-        double covered = 0;
-        for (const Summary& s : summaries_) {
-            if ((s.position() - eye).length_squared() <= r2) continue;  // inside the view: sent exactly
-            crowd_.push_back({s.position(), s.count});
-            covered += s.count;
-        }
-        const double distant = static_cast<double>(w.alive_count()) - static_cast<double>(relevant_[c].size());
-        coverage = distant > 0 ? std::min(1.0, covered / distant) : 1.0;
-        phase.reset();
-        phase.emplace(profiler_, "encode");
-    }
-
-    const HordePacketBytes sizes =
-        encode_horde_packet(writer_, scratch_, static_cast<std::uint64_t>(std::llround(now_ms)), plan_,
-                            entered_positions_, w.player_positions(), samples_, crowd_);
-    if (!sizes.ok) return;  // positions are finite and inside the arena, so this does not happen
-    client.down.send(now_ms, writer_.bytes());
-    ++client.frames;
-
-    const double bytes = static_cast<double>(sizes.total());
-    const double ids = static_cast<double>(plan_.entered.size() + plan_.left.size() + samples_.size());
-    const double positions = static_cast<double>(plan_.entered.size() + samples_.size() + w.player_positions().size());
-    const double uuid_bytes = static_cast<double>(sizes.header) + 8.0 /* seq */ + 8.0 /* digest */ +
-                              ids * kUuidBytes + positions * kFloatPositionBytes +
-                              static_cast<double>(crowd_.size()) * kUuidCrowdBytes;
+    const double bytes = static_cast<double>(sent.bytes.total());
+    const double ids = static_cast<double>(sent.entered + sent.left + sent.samples);
     lane.kib_.add(bytes);
-    lane.uuid_kib_.add(uuid_bytes);
-    lane.crowd_kib_.add(static_cast<double>(sizes.crowd));
+    lane.uuid_kib_.add(sent.uuid_bytes);
+    lane.crowd_kib_.add(static_cast<double>(sent.bytes.crowd));
     lane.packets_.add(ids);
     stats.bytes += bytes;
-    stats.uuid_bytes += uuid_bytes;
-    stats.crowd_bytes += static_cast<double>(sizes.crowd);
-    stats.sample_bytes += static_cast<double>(sizes.samples);
-    stats.membership_bytes += static_cast<double>(sizes.membership);
+    stats.uuid_bytes += sent.uuid_bytes;
+    stats.crowd_bytes += static_cast<double>(sent.bytes.crowd);
+    stats.sample_bytes += static_cast<double>(sent.bytes.samples);
+    stats.membership_bytes += static_cast<double>(sent.bytes.membership);
     stats.packets += 1;
     stats.entities += ids;
-    stats.spawns += static_cast<double>(plan_.entered.size());
-    stats.despawns += static_cast<double>(plan_.left.size());
-    if (theta > 0.0f) {
-        lane.blobs_.add(static_cast<double>(crowd_.size()));
-        lane.coverage_.add(coverage);
-        stats.blobs += static_cast<double>(crowd_.size());
-        stats.coverage += coverage;
+    stats.spawns += static_cast<double>(sent.entered);
+    stats.despawns += static_cast<double>(sent.left);
+    if (sent.summarised) {
+        lane.blobs_.add(static_cast<double>(sent.blobs));
+        lane.coverage_.add(sent.coverage);
+        stats.blobs += static_cast<double>(sent.blobs);
+        stats.coverage += sent.coverage;
         stats.crowd_packets += 1;
     }
 }
 
-void HordeSim::receive(HordeLane& lane, HordeLane::Client& client, double now_ms) {
-    bool any = false;
-    while (client.down.poll(now_ms, packet_)) {
-        if (decode_horde_packet(packet_, decoded_) != WireError::None) {
-            ++client.decode_errors;
-            continue;
-        }
-        any = true;
-        const HordePacket& p = decoded_;
-        const double age_s = (now_ms - static_cast<double>(p.time_ms)) / 1000.0;
-        const bool newest = !client.heard || p.time_ms >= client.newest_ms;
-        if (newest) {
-            client.heard = true;
-            client.newest_ms = p.time_ms;
-            client.players = p.players;
-            client.crowd = p.crowd;
-        }
-        const std::vector<Vec2>& positions = p.delta.entered_positions;
-        client.mirror.apply(p.delta.plan, [&](std::size_t i, SlotKey key) {
-            HeldEnemy held;
-            const Vec2 sent = i < positions.size() ? positions[i] : Vec2{};
-            held.position = catch_up(sent, key.encode(), p.players, age_s, held.target);
-            return held;
-        });
-        // The digest describes the server's whole set after this frame: compare when this is
-        // the newest frame ("mirror digest mismatches"; the repair is the server's job).
-        if (client.mirror.applied_seq() == p.delta.plan.seq) client.mirror.settle(p.delta.plan.digest);
-        for (const HordeSample& s : p.samples) {
-            const std::optional<SlotKey> key = SlotKey::decode(s.key);
-            if (!key) continue;
-            if (HeldEnemy* held = client.mirror.get_mut(*key)) {
-                held->position = catch_up(s.position, s.key, p.players, age_s, held->target);
-            }
-        }
-    }
-    if (!any) return;
-    if (const auto report = client.mirror.ack_report()) {
-        writer_.clear();
-        encode_ack(writer_, *report);
-        client.up.send(now_ms, writer_.bytes());
-        lane.up_kib_.add(static_cast<double>(writer_.size()));
-        lane.stats_.up_bytes += static_cast<double>(writer_.size());
-    }
-}
-
-void HordeSim::simulate_and_measure(HordeLane& lane, float dt, double now_ms, bool send_tick) {
+void HordeSim::measure(HordeLane& lane, double now_ms, bool send_tick) {
     const HordeWorld& w = *world_;
-    const std::uint64_t tick = w.tick();
     double phantoms = 0, held = 0, err_sum = 0, err_n = 0, err_worst = 0;
     double missing = 0, relevant = 0;
-    for (std::size_t c = 0; c < lane.clients_.size(); ++c) {
-        HordeLane::Client& client = *lane.clients_[c];
-        const std::span<const Vec2> players = client.players;
-        client.mirror.for_each_mut([&](SlotKey key, HeldEnemy& h) {
+    for (std::size_t c = 0; c < lane.seats_.size(); ++c) {
+        const HordeClientHalf& client = lane.seats_[c]->client;
+        client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
             const std::uint64_t packed = key.encode();
-            if (!players.empty()) {
-                if ((key.index + tick) % static_cast<std::uint64_t>(horde::kRetargetTicks) == 0 ||
-                    h.target >= players.size()) {
-                    h.target = nearest_player(h.position, players);
-                }
-                h.position = chase_step(h.position, packed, players[h.target], dt);
-            }
             held += 1;
             Vec2 truth;
             if (w.alive(packed)) {
@@ -398,14 +259,14 @@ void HordeSim::simulate_and_measure(HordeLane& lane, float dt, double now_ms, bo
             err_worst = std::max(err_worst, err);
         });
         if (send_tick) {
-            const std::vector<std::uint64_t>& keys = lane.config_.relevance ? relevant_[c] : everyone_;
+            const std::vector<std::uint64_t>& keys = lane.config_.relevance ? round_.relevant(c) : *round_.round().everyone;
             for (std::uint64_t k : keys) {
-                if (!client.mirror.contains(*SlotKey::decode(k))) missing += 1;
+                if (!client.mirror().contains(*SlotKey::decode(k))) missing += 1;
             }
             relevant += static_cast<double>(keys.size());
         }
     }
-    const double clients = static_cast<double>(std::max<std::size_t>(1, lane.clients_.size()));
+    const double clients = static_cast<double>(std::max<std::size_t>(1, lane.seats_.size()));
     for (RateMeter* m : {&lane.kib_, &lane.uuid_kib_, &lane.up_kib_, &lane.crowd_kib_, &lane.phantoms_, &lane.held_,
                          &lane.missing_, &lane.err_, &lane.packets_, &lane.blobs_, &lane.coverage_}) {
         m->elapsed(now_ms);
@@ -453,15 +314,15 @@ HordeLaneTotals HordeSim::totals(std::size_t i) const {
     t.err_mean_px = s.err_n > 0 ? s.err_sum / s.err_n : 0;
     t.err_worst_px = s.err_worst;
     std::uint64_t mismatches = 0, lost = 0, rebuilds = 0;
-    for (const auto& c : lane.clients_) {
-        mismatches += c->mirror.counters().divergences;
-        lost += c->mirror.counters().frames_lost;
-        rebuilds += c->baseline.full_rebuilds();
+    for (const auto& seat : lane.seats_) {
+        mismatches += seat->client.mirror().counters().divergences;
+        lost += seat->client.mirror().counters().frames_lost;
+        rebuilds += seat->server.baseline().full_rebuilds();
     }
     t.mismatches = mismatches - s.mismatches_at_start;
     t.frames_lost = lost - s.lost_at_start;
     // The first full baseline of each client is its join, not a resync.
-    const std::uint64_t floor = std::max<std::uint64_t>(s.rebuilds_at_start, lane.clients_.size());
+    const std::uint64_t floor = std::max<std::uint64_t>(s.rebuilds_at_start, lane.seats_.size());
     t.resyncs = rebuilds > floor ? rebuilds - floor : 0;
     t.entities_per_packet = s.packets > 0 ? s.entities / s.packets : 0;
     t.spawns_per_packet = s.packets > 0 ? s.spawns / s.packets : 0;
@@ -479,20 +340,20 @@ void HordeSim::meters(std::vector<Meter>& out) const {
     out.push_back({"last_pulse_kills", "", static_cast<double>(w.last_nova_kills())});
     out.push_back({"biggest_pulse_kills", "", static_cast<double>(w.biggest_nova_kills())});
     double relevant = 0;
-    for (const auto& r : relevant_) relevant += static_cast<double>(r.size());
-    relevant /= static_cast<double>(std::max<std::size_t>(1, relevant_.size()));
+    for (std::size_t c = 0; c < round_.players(); ++c) relevant += static_cast<double>(round_.relevant(c).size());
+    relevant /= static_cast<double>(std::max<std::size_t>(1, round_.players()));
     out.push_back({"relevant", "", relevant});
     out.push_back({"culled_pct", "%", alive > 0 ? 100.0 * (1.0 - relevant / alive) : 0.0});
     for (std::size_t i = 0; i < lanes_.size(); ++i) {
         const HordeLane& lane = *lanes_[i];
         const std::string p = lane.config_.name + ".";
         std::uint64_t mismatches = 0, lost = 0, rebuilds = 0, stale = 0, decode_errors = 0;
-        for (const auto& c : lane.clients_) {
-            mismatches += c->mirror.counters().divergences;
-            lost += c->mirror.counters().frames_lost;
-            rebuilds += c->baseline.full_rebuilds();
-            stale += c->mirror.counters().stale_refs;
-            decode_errors += c->decode_errors;
+        for (const auto& seat : lane.seats_) {
+            mismatches += seat->client.mirror().counters().divergences;
+            lost += seat->client.mirror().counters().frames_lost;
+            rebuilds += seat->server.baseline().full_rebuilds();
+            stale += seat->client.mirror().counters().stale_refs;
+            decode_errors += seat->client.decode_errors() + seat->server.decode_errors();
         }
         const double kib = lane.kib_.per_sec() / 1024.0;
         const double uuid = lane.uuid_kib_.per_sec() / 1024.0;
@@ -512,7 +373,7 @@ void HordeSim::meters(std::vector<Meter>& out) const {
         out.push_back({p + "phantoms", "", lane.phantoms_.mean()});
         out.push_back({p + "missing", "", lane.missing_.mean()});
         out.push_back({p + "resyncs", "",
-                       static_cast<double>(rebuilds > lane.clients_.size() ? rebuilds - lane.clients_.size() : 0)});
+                       static_cast<double>(rebuilds > lane.seats_.size() ? rebuilds - lane.seats_.size() : 0)});
         out.push_back({p + "err_mean_px", "px", lane.err_.mean()});
         out.push_back({p + "err_worst_px", "px", lane.err_worst_recent_});
         out.push_back({p + "stale_refs", "", static_cast<double>(stale)});
@@ -532,10 +393,10 @@ std::uint64_t HordeSim::checksum() const {
         h = fold(h, lane->stats_.bytes);
         h = fold(h, lane->stats_.phantoms);
         h = fold(h, lane->stats_.err_sum);
-        for (const auto& c : lane->clients_) {
-            h = fold(h, c->mirror.digest());
-            h = fold(h, c->baseline.next_seq());
-            h = fold(h, c->mirror.counters().divergences);
+        for (const auto& seat : lane->seats_) {
+            h = fold(h, seat->client.mirror().digest());
+            h = fold(h, seat->server.baseline().next_seq());
+            h = fold(h, seat->client.mirror().counters().divergences);
         }
     }
     return h;

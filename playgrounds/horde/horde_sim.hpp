@@ -26,6 +26,8 @@
 
 #include "common/catalog.hpp"
 #include "common/simulation.hpp"
+#include "horde/horde_client.hpp"
+#include "horde/horde_server.hpp"
 #include "horde/horde_wire.hpp"
 #include "horde/horde_world.hpp"
 #include "vantage/aggregate_tree.hpp"
@@ -61,12 +63,6 @@ struct HordeLaneConfig {
     std::optional<AckFrontier> frontier;
 };
 
-// A held enemy as one client draws it.
-struct HeldEnemy {
-    Vec2 position;
-    std::uint32_t target = 0;  // index of the player it chases, as the client sees it
-};
-
 // Averages since the last restart_measurement() (the report's columns).
 struct HordeLaneTotals {
     double seconds = 0;
@@ -92,29 +88,25 @@ struct HordeLaneTotals {
     double coverage = 0;      // share of the enemies outside the view the blobs stand for
 };
 
+// One client of a lane: its two links, the server's half for it and its own half.
+struct HordeSeat {
+    HordeSeat(const DeltaBaselineOptions& baseline, const LossyLinkOptions& down, const LossyLinkOptions& up)
+        : link(down, up), server(baseline) {}
+    LinkPair link;
+    HordeServerHalf server;
+    HordeClientHalf client;
+};
+
 class HordeLane {
 public:
-    struct Client {
-        DeltaBaseline baseline;
-        LossyLink down;
-        LossyLink up;
-        DeltaMirror<HeldEnemy> mirror;
-        std::vector<Vec2> players;     // as last heard
-        std::vector<CrowdBlob> crowd;  // as last heard
-        std::uint64_t newest_ms = 0;
-        bool heard = false;
-        std::uint64_t frames = 0;      // frames sent to it
-        std::uint64_t decode_errors = 0;
-    };
-
     HordeLane(HordeLaneConfig config, int clients, const DeltaBaselineOptions& baseline,
               const LossyLinkOptions& link, std::uint64_t seed);
 
     const HordeLaneConfig& config() const { return config_; }
     HordeLaneConfig& config() { return config_; }
-    std::size_t client_count() const { return clients_.size(); }
-    const Client& client(std::size_t i) const { return *clients_[i]; }
-    Client& client(std::size_t i) { return *clients_[i]; }
+    std::size_t client_count() const { return seats_.size(); }
+    const HordeSeat& seat(std::size_t i) const { return *seats_[i]; }
+    HordeSeat& seat(std::size_t i) { return *seats_[i]; }
 
 private:
     friend class HordeSim;
@@ -131,7 +123,7 @@ private:
     };
 
     HordeLaneConfig config_;
-    std::vector<std::unique_ptr<Client>> clients_;
+    std::vector<std::unique_ptr<HordeSeat>> seats_;
     RateMeter kib_, uuid_kib_, up_kib_, crowd_kib_;
     RateMeter phantoms_, held_, missing_, err_, packets_, blobs_, coverage_;
     double err_worst_recent_ = 0;  // worst px over the last second
@@ -165,41 +157,26 @@ public:
     void restart_measurement();
     HordeLaneTotals totals(std::size_t lane) const;
     // Enemies relevant to a client at the last send (ascending packed keys).
-    const std::vector<std::uint64_t>& relevant(std::size_t client) const { return relevant_[client]; }
+    const std::vector<std::uint64_t>& relevant(std::size_t client) const { return round_.relevant(client); }
 
 private:
     void add_params();
     float lane_theta(const HordeLaneConfig& c) const;
+    HordeServeOptions serve_options(const HordeLaneConfig& c) const;
     LossyLinkOptions link_options(std::uint64_t seed) const;
     void send_round(double now_ms);
-    void send_to(HordeLane& lane, std::size_t c, double now_ms);
-    void receive(HordeLane& lane, HordeLane::Client& client, double now_ms);
-    void simulate_and_measure(HordeLane& lane, float dt, double now_ms, bool send_tick);
+    void count_sent(HordeLane& lane, const HordeSent& sent);
+    void measure(HordeLane& lane, double now_ms, bool send_tick);
 
     HordeSettings settings_;
     std::vector<HordeLaneConfig> lane_configs_;
-    std::uint64_t seed_ = 1;
     std::unique_ptr<HordeWorld> world_;
     std::vector<std::unique_ptr<HordeLane>> lanes_;
     double next_send_ms_ = 0;
     std::uint64_t send_rounds_ = 0;
-
-    // Per send round, shared by every lane.
-    std::vector<std::vector<std::uint64_t>> relevant_;
-    std::vector<std::uint64_t> everyone_;
-    AggregateTree tree_;
-    std::vector<WeightedPoint> points_;
-    bool tree_built_ = false;
-
-    // Scratch, reused.
-    DeltaPlan plan_;
-    std::vector<Vec2> entered_positions_;
-    std::vector<HordeSample> samples_;
-    std::vector<CrowdBlob> crowd_;
-    std::vector<Summary> summaries_;
-    ByteWriter writer_, scratch_;
-    std::vector<std::uint8_t> packet_;
-    HordePacket decoded_;
+    HordeRoundBuilder round_;  // per send round, shared by every lane
+    HordeServeScratch scratch_;
+    HordeClientScratch client_scratch_;
 };
 
 // `./vantage report horde`: relevance savings, the loss table and the crowd table.

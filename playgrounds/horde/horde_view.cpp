@@ -45,7 +45,7 @@ void steer_from_keys(HordeSim& sim) {
 
 void draw_camera(const HordeSim& sim, const HordeLane& lane, ImVec2 size) {
     const HordeWorld& w = sim.world();
-    const HordeLane::Client& client = lane.client(0);
+    const HordeClientHalf& client = lane.seat(0).client;
     const Vec2 eye = w.player_positions()[0];
     const float radius = static_cast<float>(sim.settings().view_radius);
     const std::string id = "camera_" + lane.config().name;
@@ -64,7 +64,7 @@ void draw_camera(const HordeSim& sim, const HordeLane& lane, ImVec2 size) {
     for (const Shot& s : w.shots()) mark(view, s.position, 1.0f, IM_COL32(255, 255, 255, 200));
     // What this client holds, as it draws it.
     // A line joins a held enemy to the truth when they disagree by more than a few units.
-    client.mirror.for_each([&](SlotKey key, const HeldEnemy& h) {
+    client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
         if (w.alive(key.encode())) {
             const Vec2 truth = w.position_at(key.index);
             if ((truth - h.position).length_squared() > 9.0f) view.line(h.position, truth, kGhost);
@@ -73,13 +73,13 @@ void draw_camera(const HordeSim& sim, const HordeLane& lane, ImVec2 size) {
             mark(view, h.position, 3.0f, kPhantom);
         }
     });
-    for (std::size_t i = 0; i < client.players.size(); ++i) view.circle(client.players[i], 10.0f, i == 0 ? kYou : kPlayer, 2.0f);
+    for (std::size_t i = 0; i < client.players().size(); ++i) view.circle(client.players()[i], 10.0f, i == 0 ? kYou : kPlayer, 2.0f);
     end_world_view(view);
 }
 
 void draw_minimap(const HordeSim& sim, const HordeLane& lane, float side) {
     const HordeWorld& w = sim.world();
-    const HordeLane::Client& client = lane.client(0);
+    const HordeClientHalf& client = lane.seat(0).client;
     const std::string id = "minimap_" + lane.config().name;
     const float half = horde::kArena * 0.5f;
     const WorldView view = begin_world_view(id.c_str(), ImVec2(side, side), Vec2{half, half}, half);
@@ -87,10 +87,10 @@ void draw_minimap(const HordeSim& sim, const HordeLane& lane, float side) {
                            IM_COL32(14, 16, 20, 255));
     const std::span<const Vec2> truth = w.alive_positions();
     for (std::size_t i = 0; i < truth.size(); i += 2) mark(view, truth[i], 0.6f, kGhost);
-    for (const CrowdBlob& b : client.crowd) {
+    for (const CrowdBlob& b : client.crowd()) {
         view.disc(b.position, std::min(300.0f, 8.0f * std::sqrt(static_cast<float>(b.count))), kBlob);
     }
-    client.mirror.for_each([&](SlotKey key, const HeldEnemy& h) {
+    client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
         const bool alive = w.alive(key.encode());
         mark(view, h.position, alive ? 0.8f : 1.4f, alive ? kHeld : kPhantom);
     });

@@ -184,9 +184,9 @@ TEST(HordeSim, ALossSetLiveReachesEveryLink) {
         if (p.name == "naive_recovery") p.set(1.0);
     }
     for (std::size_t i = 0; i < sim.lane_count(); ++i) {
-        EXPECT_FLOAT_EQ(sim.lane(i).client(0).down.options().loss, 0.2f);
-        EXPECT_FLOAT_EQ(sim.lane(i).client(0).up.options().loss, 0.2f);
-        EXPECT_EQ(sim.lane(i).client(0).baseline.policy(), RecoveryPolicy::Acked);
+        EXPECT_FLOAT_EQ(sim.lane(i).seat(0).link.down().options().loss, 0.2f);
+        EXPECT_FLOAT_EQ(sim.lane(i).seat(0).link.up().options().loss, 0.2f);
+        EXPECT_EQ(sim.lane(i).seat(0).server.baseline().policy(), RecoveryPolicy::Acked);
     }
 }
 
@@ -196,7 +196,7 @@ TEST(HordeSim, EveryLaneOfAClientLosesTheSamePackets) {
     sim.settings().loss_pct = 20.0;
     sim.reset(2);
     for (int i = 0; i < 120; ++i) sim.step(1.0 / 60.0);
-    const auto lost = [&](std::size_t lane) { return sim.lane(lane).client(0).down.counters().packets_lost; };
+    const auto lost = [&](std::size_t lane) { return sim.lane(lane).seat(0).link.down().counters().packets_lost; };
     EXPECT_GT(lost(0), 0u);
     EXPECT_EQ(lost(0), lost(1));
     EXPECT_EQ(lost(1), lost(2));
@@ -208,7 +208,7 @@ TEST(HordeSim, ManyPlayersStillRunAndEveryClientIsServed) {
     sim.settings().players = 24;
     sim.reset(4);
     for (int i = 0; i < 60; ++i) sim.step(1.0 / 60.0);
-    for (std::size_t c = 0; c < 24; ++c) EXPECT_GT(sim.lane(1).client(c).frames, 10u) << c;
+    for (std::size_t c = 0; c < 24; ++c) EXPECT_GT(sim.lane(1).seat(c).server.frames(), 10u) << c;
 }
 
 }  // namespace

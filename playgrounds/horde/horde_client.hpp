@@ -1,0 +1,71 @@
+// The horde's client half: what one client does with the bytes it is sent.
+//
+// It decodes every frame its transport delivers (a bad frame is counted and dropped),
+// rebuilds the relevant set in a DeltaMirror, catches each position up by the frame's age
+// with the enemies' own rule, keeps the newest players and crowd summaries, and answers with
+// an acknowledgement. Between frames it moves what it holds by the same rule. It never sees
+// the server's world: truth-side readouts (phantoms, render error) are measured by whoever
+// holds the truth, reading this half's mirror (page lanes), or against an explicit truth
+// sample (rooms).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/transport.hpp"
+#include "horde/horde_wire.hpp"
+#include "vantage/delta_mirror.hpp"
+
+namespace vantage::play {
+
+// A held enemy as one client draws it.
+struct HeldEnemy {
+    Vec2 position;
+    std::uint32_t target = 0;  // index of the player it chases, as the client sees it
+};
+
+// What one receive() took in.
+struct HordeReceived {
+    std::size_t frames = 0;       // decoded and applied
+    std::size_t bytes_down = 0;   // of those frames
+    std::size_t bytes_up = 0;     // the acknowledgement sent (0: none)
+};
+
+// Buffers receive() reuses; clients on one thread (a page's lanes) share one.
+struct HordeClientScratch {
+    std::vector<std::uint8_t> packet;
+    HordePacket decoded;
+    ByteWriter writer;
+};
+
+class HordeClientHalf {
+public:
+    // Decodes everything `link` delivered by now_ms, applies it, and sends one
+    // acknowledgement if anything arrived.
+    HordeReceived receive(Transport& link, double now_ms, HordeClientScratch& scratch);
+    // Moves every held enemy by dt_s with the enemy rule. `tick` staggers the nearest-player
+    // search exactly as the server's world does (pass the client's own tick count).
+    void advance(float dt_s, std::uint64_t tick);
+    // Applies one already-received message (the room client routes frames here); false when
+    // it does not decode.
+    bool apply_frame(std::span<const std::uint8_t> bytes, double now_ms, HordeClientScratch& scratch);
+    // Encodes the acknowledgement of everything applied so far into w; false if none yet.
+    bool encode_ack_into(ByteWriter& w) const;
+
+    const DeltaMirror<HeldEnemy>& mirror() const { return mirror_; }
+    const std::vector<Vec2>& players() const { return players_; }  // as last heard
+    const std::vector<CrowdBlob>& crowd() const { return crowd_; }  // as last heard
+    bool heard() const { return heard_; }
+    std::uint64_t newest_ms() const { return newest_ms_; }  // server time of the newest frame
+    std::uint64_t decode_errors() const { return decode_errors_; }
+
+private:
+    DeltaMirror<HeldEnemy> mirror_;
+    std::vector<Vec2> players_;
+    std::vector<CrowdBlob> crowd_;
+    std::uint64_t newest_ms_ = 0;
+    bool heard_ = false;
+    std::uint64_t decode_errors_ = 0;
+};
+
+}  // namespace vantage::play

@@ -1,0 +1,131 @@
+#include "horde/horde_server.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace vantage::play {
+
+namespace {
+// Counterfactual wire: a 16-byte id per key and two f32 per position.
+constexpr double kUuidBytes = 16.0;
+constexpr double kFloatPositionBytes = 8.0;
+constexpr double kUuidCrowdBytes = 8.0 + 4.0;  // f32 position and a u32 headcount
+}  // namespace
+
+const HordeRound& HordeRoundBuilder::build(const HordeWorld& w, float view_radius, bool need_everyone, bool need_tree,
+                                           double now_ms, std::span<const std::uint8_t> wanted, Profiler* profiler) {
+    const std::size_t players = w.player_positions().size();
+    if (relevant_.size() != players) relevant_.resize(players);
+    {
+        PhaseScope phase(profiler, "relevance");
+        for (std::size_t c = 0; c < players; ++c) {
+            std::vector<std::uint64_t>& keys = relevant_[c];
+            keys.clear();
+            if (!wanted.empty() && (c >= wanted.size() || wanted[c] == 0)) continue;
+            w.grid().for_each_in_radius(w.player_positions()[c], view_radius,
+                                        [&](std::uint32_t id, Vec2) { keys.push_back(w.key_at(id)); });
+            std::sort(keys.begin(), keys.end());
+        }
+    }
+    if (need_everyone) {
+        everyone_.clear();
+        for (std::uint32_t id : w.alive_ids()) everyone_.push_back(w.key_at(id));  // ascending slot = ascending key
+    }
+    round_.tree = nullptr;
+    if (need_tree) {
+        PhaseScope phase(profiler, "aggregation");
+        points_.clear();
+        for (Vec2 p : w.alive_positions()) points_.push_back({p.x, p.y, 1.0f});
+        tree_.build_in(points_, {horde::kArena * 0.5f, horde::kArena * 0.5f}, horde::kArena, 10);
+        round_.tree = &tree_;
+    }
+    round_.world = &w;
+    round_.relevant = &relevant_;
+    round_.everyone = &everyone_;
+    round_.now_ms = now_ms;
+    return round_;
+}
+
+HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, const HordeServeOptions& options,
+                                 Transport& link, HordeServeScratch& scratch, Profiler* profiler) {
+    HordeSent sent;
+    const double now_ms = round.now_ms;
+    DeltaPlan& plan_ = scratch.plan;  // short local names for the shared buffers
+    std::vector<Vec2>& entered_positions_ = scratch.entered_positions;
+    std::vector<HordeSample>& samples_ = scratch.samples;
+    std::vector<CrowdBlob>& crowd_ = scratch.crowd;
+    std::vector<Summary>& summaries_ = scratch.summaries;
+    std::vector<std::uint8_t>& packet_ = scratch.packet;
+    std::optional<PhaseScope> phase(std::in_place, profiler, "delta");
+    while (link.poll(now_ms, packet_)) {
+        AckReport report;
+        if (decode_ack(packet_, report) != WireError::None) {
+            ++decode_errors_;
+            continue;
+        }
+        baseline_.observe_ack_at(report, now_ms);
+    }
+    if (!baseline_.should_send(now_ms)) return sent;
+    const HordeWorld& w = *round.world;
+    const std::vector<std::uint64_t>& relevant = (*round.relevant)[player];
+    const std::vector<std::uint64_t>& keys = options.relevance ? relevant : *round.everyone;
+    baseline_.plan(keys, plan_);
+    phase.reset();
+    phase.emplace(profiler, "encode");
+
+    entered_positions_.clear();
+    for (std::uint64_t k : plan_.entered) entered_positions_.push_back(w.position_at(SlotKey::decode(k)->index));
+
+    // Round-robin corrections: each relevant enemy every `ratio` frames, except those whose
+    // entry (with its position) is in this frame already.
+    samples_.clear();
+    const auto ratio = static_cast<std::uint64_t>(std::max(
+        1.0, std::round(std::clamp(options.send_hz, 1.0, 60.0) / std::clamp(options.sample_hz, 1.0, 60.0))));
+    std::size_t e = 0;
+    for (std::uint64_t k : keys) {
+        while (e < plan_.entered.size() && plan_.entered[e] < k) ++e;
+        if (e < plan_.entered.size() && plan_.entered[e] == k) continue;
+        const std::uint32_t index = SlotKey::decode(k)->index;
+        if ((index + frames_) % ratio != 0) continue;
+        samples_.push_back({k, w.position_at(index)});
+    }
+
+    crowd_.clear();
+    if (options.theta > 0.0f && round.tree) {
+        phase.reset();
+        phase.emplace(profiler, "aggregation");
+        const Vec2 eye = w.player_positions()[player];
+        const float r2 = static_cast<float>(options.view_radius * options.view_radius);
+        round.tree->summarize(eye, options.theta, summaries_);
+        double covered = 0;
+        for (const Summary& s : summaries_) {
+            if ((s.position() - eye).length_squared() <= r2) continue;  // inside the view: sent exactly
+            crowd_.push_back({s.position(), s.count});
+            covered += s.count;
+        }
+        const double distant = static_cast<double>(w.alive_count()) - static_cast<double>(relevant.size());
+        sent.coverage = distant > 0 ? std::min(1.0, covered / distant) : 1.0;
+        sent.summarised = true;
+        phase.reset();
+        phase.emplace(profiler, "encode");
+    }
+
+    sent.bytes = encode_horde_packet(scratch.writer, scratch.nested, static_cast<std::uint64_t>(std::llround(now_ms)), plan_,
+                                     entered_positions_, w.player_positions(), samples_, crowd_);
+    if (!sent.bytes.ok) return sent;  // positions are finite and inside the arena, so this does not happen
+    link.send(now_ms, scratch.writer.bytes());
+    ++frames_;
+    sent.sent = true;
+    sent.entered = plan_.entered.size();
+    sent.left = plan_.left.size();
+    sent.samples = samples_.size();
+    sent.blobs = crowd_.size();
+    const double ids = static_cast<double>(sent.entered + sent.left + sent.samples);
+    const double positions = static_cast<double>(sent.entered + sent.samples + w.player_positions().size());
+    sent.uuid_bytes = static_cast<double>(sent.bytes.header) + 8.0 /* seq */ + 8.0 /* digest */ + ids * kUuidBytes +
+                      positions * kFloatPositionBytes + static_cast<double>(sent.blobs) * kUuidCrowdBytes;
+    return sent;
+}
+
+}  // namespace vantage::play
