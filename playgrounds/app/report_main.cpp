@@ -7,7 +7,8 @@
 // --preset runs that scenario for its own seconds and prints the finding it claims (exit
 // status 1 if it does not hold).
 // A playground with its own report (PlaygroundEntry::report) prints the tables behind its
-// findings; --meters prints the plain meter dump after one run instead.
+// findings; --meters prints the plain meter dump after one run instead. The playground's
+// key=value settings reach both: the report builds every simulation from them.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
     bool csv = false;
     bool generic = false;        // --meters: the plain meter dump even where a report exists
     bool seconds_given = false;
-    std::vector<std::string> settings;
+    std::string settings;        // the playground's own key=value settings, "k=v&k=v"
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
         // The value after a flag, or null when the flag ends the command line.
@@ -79,7 +80,13 @@ int main(int argc, char** argv) {
         } else {
             const std::size_t eq = arg.find('=');
             if (eq == std::string::npos) return usage("expected key=value, got '" + arg + "'");
-            if (std::string err = host.set(arg.substr(0, eq), arg.substr(eq + 1)); !err.empty()) return usage(err);
+            const std::string key = arg.substr(0, eq);
+            if (std::string err = host.set(key, arg.substr(eq + 1)); !err.empty()) return usage(err);
+            if (key == "preset") {
+                generic = true;  // as --preset
+            } else if (key != "seed" && key != "tick_hz" && key != "speed" && key != "paused" && key != "playground") {
+                settings += (settings.empty() ? "" : "&") + arg;  // validated by host.set just now
+            }
         }
     }
     const Preset* preset = host.active_preset();
@@ -92,6 +99,7 @@ int main(int argc, char** argv) {
             options.seconds = seconds_given ? seconds : options.seconds;
             options.tick_hz = host.context().tick_hz;
             options.csv = csv;
+            options.settings = settings;
             e.report(options, stdout);
             return 0;
         }

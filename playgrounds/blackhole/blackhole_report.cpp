@@ -1,13 +1,15 @@
 // The black-hole report: the tables behind playgrounds/blackhole/README.md.
 //
-//   ./vantage report blackhole [--seed N] [--seconds S] [--csv]
+//   ./vantage report blackhole [--seed N] [--seconds S] [--csv] [key=value ...]
 //
-// Every row is a headless run of BlackholeSim at the given seed; each run serves the same
-// world through all three lanes, so the full and culled rows are measured beside every
-// aggregated one. Errors are pooled over the run after a warm-up.
+// Every row is a headless run of BlackholeSim at the given seed and settings; each run serves
+// the same world through all three lanes, so the full and culled rows are measured beside
+// every aggregated one. Errors are pooled over the run after a warm-up.
 #include <cstdio>
+#include <functional>
 
 #include "blackhole/blackhole_sim.hpp"
+#include "common/host.hpp"
 
 namespace vantage::play {
 namespace {
@@ -49,9 +51,18 @@ LaneRow read_lane(const BlackholeSim& sim, LaneKind kind) {
     return row;
 }
 
-RunResult run(const ReportOptions& options, const BlackholeSettings& settings) {
+// The settings every run starts from: the defaults with the given settings applied.
+BlackholeSettings given_settings(const ReportOptions& options) {
     BlackholeSim sim;
-    sim.settings() = settings;
+    apply_settings(sim, options.settings);
+    return sim.settings();
+}
+
+// One run: the given settings, then the table's own sweep values (`sweep`) on top.
+RunResult run(const ReportOptions& options, const std::function<void(BlackholeSettings&)>& sweep) {
+    BlackholeSim sim;
+    apply_settings(sim, options.settings);
+    sweep(sim.settings());
     sim.keep_error_samples(true);
     sim.reset(options.seed);
     const double dt = 1.0 / options.tick_hz;
@@ -98,7 +109,9 @@ void lane_table_head(const ReportOptions& o, std::FILE* out) {
 }  // namespace
 
 void blackhole_report(const ReportOptions& options, std::FILE* out) {
-    const BlackholeSettings defaults;
+    const BlackholeSettings given = given_settings(options);
+    const std::string settings = options.settings_text();
+    if (options.csv && !settings.empty()) std::fprintf(out, "# settings: %s\n", settings.c_str());
     if (!options.csv) {
         std::fprintf(out,
                      "# Black holes: culling vs aggregation\n\nseed %llu, %d Hz, %.0f simulated s per run after a "
@@ -106,22 +119,28 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
                      "latency %.0f ms, jitter %.0f ms, view radius %.0f. KiB/s is every client of the lane together; "
                      "force evaluations are per client machine.\n",
                      static_cast<unsigned long long>(options.seed), options.tick_hz, options.seconds, kWarmupS,
-                     defaults.clients, defaults.pellets, defaults.send_hz, defaults.corrections, defaults.latency_ms,
-                     defaults.jitter_ms, defaults.view_radius);
+                     given.clients, given.pellets, given.send_hz, given.corrections, given.latency_ms,
+                     given.jitter_ms, given.view_radius);
+        if (!settings.empty()) {
+            std::fprintf(out, "\nsettings: %s (a table whose sweep varies one of them overrides it there, as its "
+                              "title says)\n", settings.c_str());
+        }
     }
 
     // 1: the field at 64 holes, full vs culled vs aggregated, point walk and disc walk.
-    header(options, out, "1. The field at 64 holes: full, culled, aggregated", kLaneColumns);
+    const std::string title1 =
+        "1. The field at 64 holes: full, culled, aggregated" + options.sweep_note({"holes", "theta", "disc_walk"});
+    header(options, out, title1.c_str(), kLaneColumns);
     lane_table_head(options, out);
     const float thetas[] = {0.3f, 0.5f, 0.8f, 1.2f, 1.5f};
     bool first = true;
     for (const bool disc : {false, true}) {
         for (const float theta : thetas) {
-            BlackholeSettings s;
-            s.holes = 64;
-            s.theta = theta;
-            s.disc_walk = disc;
-            const RunResult r = run(options, s);
+            const RunResult r = run(options, [&](BlackholeSettings& s) {
+                s.holes = 64;
+                s.theta = theta;
+                s.disc_walk = disc;
+            });
             if (first) {
                 lane_row(options, out, "full", r.full);
                 lane_row(options, out, "culled", r.culled);
@@ -134,7 +153,11 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
     }
 
     // 2: the hole-count sweep, every lane at the default angle and walk.
-    header(options, out, "2. Hole-count sweep (aggregated lane at the defaults: disc walk, theta 0.5)",
+    char title2[160];
+    std::snprintf(title2, sizeof title2, "2. Hole-count sweep (aggregated lane at the %s: %s, theta %.1f)%s",
+                  settings.empty() ? "defaults" : "settings", given.disc_walk ? "disc walk" : "point walk", given.theta,
+                  options.sweep_note({"holes"}).c_str());
+    header(options, out, title2,
            "holes,lane,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,weight_pct,field_error_pct,"
            "median_px,p90_px,worst_px");
     if (!options.csv) {
@@ -144,9 +167,7 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
                      "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     }
     for (const int holes : {4, 8, 16, 32, 64}) {
-        BlackholeSettings s;
-        s.holes = holes;
-        const RunResult r = run(options, s);
+        const RunResult r = run(options, [&](BlackholeSettings& s) { s.holes = holes; });
         const std::pair<const char*, const LaneRow*> rows[] = {
             {"full", &r.full}, {"culled", &r.culled}, {"aggregated", &r.aggregated}};
         for (const auto& [lane, row] : rows) {
@@ -157,18 +178,18 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
     }
 
     // 3: the correction budget at the defaults (the full lane; every lane gets the same).
-    header(options, out, "3. Correction budget at the defaults (full lane)",
+    const std::string title3 = std::string("3. Correction budget at the ") + (settings.empty() ? "defaults" : "settings") +
+                               " (full lane)" + options.sweep_note({"corrections"});
+    header(options, out, title3.c_str(),
            "corrections,refresh_s,kib_s,field_kib_s,median_px,p90_px,worst_px");
     if (!options.csv) {
         std::fprintf(out, "| corrections per packet | every pellet refreshed every | KiB/s | field KiB/s | median px | "
                           "p90 px | worst px |\n|---|---|---|---|---|---|---|\n");
     }
     for (const int corrections : {0, 40, 100, 250}) {
-        BlackholeSettings s;
-        s.corrections = corrections;
-        const RunResult r = run(options, s);
+        const RunResult r = run(options, [&](BlackholeSettings& s) { s.corrections = corrections; });
         const double refresh_s =
-            corrections > 0 ? static_cast<double>(s.pellets) / (corrections * s.send_hz) : 0.0;
+            corrections > 0 ? static_cast<double>(given.pellets) / (corrections * given.send_hz) : 0.0;
         char refresh[32];
         if (corrections > 0) {
             std::snprintf(refresh, sizeof refresh, "%.1f s", refresh_s);

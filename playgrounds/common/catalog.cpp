@@ -1,5 +1,9 @@
 #include "common/catalog.hpp"
 
+#include <algorithm>
+
+#include "common/host.hpp"
+
 #include "blackhole/blackhole_sim.hpp"
 #include "horde/horde_sim.hpp"
 #include "meter/meter_sim.hpp"
@@ -13,6 +17,22 @@ std::unique_ptr<Simulation> make() {
     return std::make_unique<T>();
 }
 }  // namespace
+
+std::string ReportOptions::settings_text(std::initializer_list<std::string_view> only) const {
+    std::vector<std::string_view> malformed;  // the report tool has rejected these already
+    std::string text;
+    for (const Setting& s : split_settings(settings, malformed)) {
+        if (only.size() > 0 && std::find(only.begin(), only.end(), s.key) == only.end()) continue;
+        if (!text.empty()) text += ' ';
+        text.append(s.key).append("=").append(s.value);
+    }
+    return text;
+}
+
+std::string ReportOptions::sweep_note(std::initializer_list<std::string_view> swept) const {
+    const std::string given = settings_text(swept);
+    return given.empty() ? std::string() : " (its sweep overrides the given " + given + ")";
+}
 
 const std::vector<PlaygroundEntry>& playground_catalog() {
     static const std::vector<PlaygroundEntry> entries = {

@@ -4,7 +4,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "simulation.hpp"
@@ -17,6 +20,18 @@ struct ReportOptions {
     double seconds = 60.0;  // simulated seconds per measured run
     int tick_hz = 60;
     bool csv = false;       // machine-readable tables instead of aligned text
+    // The playground's settings, "key=value&key=value" as in the URL hash, already validated
+    // by the caller (the report tool checks them against the playground). Every simulation a
+    // report builds gets them through apply_settings() before its reset; a table's own sweep
+    // then overrides the settings it varies, for that table only. Empty: the defaults.
+    std::string settings;
+
+    // The given settings as "key=value key=value", for a report's header; with `only`, just
+    // those keys (the ones a table's sweep overrides). Empty when there are none.
+    std::string settings_text(std::initializer_list<std::string_view> only = {}) const;
+    // " (its sweep overrides the given key=value ...)" for a table's title, or empty when
+    // none of `swept` was given (so default output is unchanged).
+    std::string sweep_note(std::initializer_list<std::string_view> swept) const;
 };
 
 struct PlaygroundEntry {

@@ -147,20 +147,62 @@ void Host::restart() {
     ticks_ = 0;
 }
 
-std::string Host::set_param(Simulation& s, std::string_view name, std::string_view value) {
-    for (Param& p : s.params()) {
+std::string set_param(Simulation& sim, std::string_view name, std::string_view value) {
+    for (Param& p : sim.params()) {
         if (p.name != name) continue;
         double v = 0.0;
         if (!parse_value(value, v)) return "'" + std::string(name) + "' needs a number, got '" + std::string(value) + "'";
         std::string err = check_param_value(p, v);
         if (!err.empty()) return err;
-        if (p.get() != v) {
-            p.set(v);
-            if (p.restart) s.reset(ctx_.seed);
-        }
+        if (p.get() != v) p.set(v);
         return {};
     }
-    return "unknown setting '" + std::string(name) + "' for playground '" + std::string(s.name()) + "'";
+    return "unknown setting '" + std::string(name) + "' for playground '" + std::string(sim.name()) + "'";
+}
+
+std::vector<Setting> split_settings(std::string_view list, std::vector<std::string_view>& malformed) {
+    std::vector<Setting> settings;
+    while (!list.empty()) {
+        const std::size_t amp = list.find('&');
+        const std::string_view part = list.substr(0, amp);
+        list = amp == std::string_view::npos ? std::string_view{} : list.substr(amp + 1);
+        if (part.empty()) continue;
+        const std::size_t eq = part.find('=');
+        if (eq == std::string_view::npos) {
+            malformed.push_back(part);
+            continue;
+        }
+        settings.push_back({part.substr(0, eq), part.substr(eq + 1)});
+    }
+    return settings;
+}
+
+std::vector<std::string> apply_settings(Simulation& sim, std::string_view list) {
+    std::vector<std::string> errors;
+    std::vector<std::string_view> malformed;
+    const std::vector<Setting> settings = split_settings(list, malformed);
+    for (std::string_view part : malformed) errors.push_back("bad setting '" + std::string(part) + "': expected key=value");
+    for (const Setting& s : settings) {
+        std::string err = set_param(sim, s.key, s.value);
+        if (!err.empty()) errors.push_back(std::move(err));
+    }
+    return errors;
+}
+
+std::string Host::set_param(Simulation& s, std::string_view name, std::string_view value) {
+    // The free set_param validates and sets; the Host also rebuilds the world when a
+    // `restart` setting actually changed, so the page shows its effect at once.
+    const Param* param = nullptr;
+    for (const Param& p : s.params()) {
+        if (p.name == name) {
+            param = &p;
+            break;
+        }
+    }
+    const double before = param ? param->get() : 0.0;
+    std::string err = vantage::play::set_param(s, name, value);
+    if (err.empty() && param->restart && param->get() != before) s.reset(ctx_.seed);
+    return err;
 }
 
 std::string Host::set(std::string_view name, std::string_view value) {
@@ -229,20 +271,12 @@ std::vector<std::string> Host::apply_url(std::string_view hash) {
     return errors;
 }
 
-std::vector<std::string> Host::apply_settings(std::string_view rest) {
+std::vector<std::string> Host::apply_settings(std::string_view list) {
     std::vector<std::string> errors;
-    std::vector<std::pair<std::string_view, std::string_view>> pairs;
-    while (!rest.empty()) {
-        const std::size_t amp = rest.find('&');
-        const std::string_view part = rest.substr(0, amp);
-        rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
-        if (part.empty()) continue;
-        const std::size_t eq = part.find('=');
-        if (eq == std::string_view::npos) {
-            errors.push_back("bad URL parameter '" + std::string(part) + "': expected key=value");
-            continue;
-        }
-        pairs.emplace_back(part.substr(0, eq), part.substr(eq + 1));
+    std::vector<std::string_view> malformed;
+    const std::vector<Setting> pairs = split_settings(list, malformed);
+    for (std::string_view part : malformed) {
+        errors.push_back("bad URL parameter '" + std::string(part) + "': expected key=value");
     }
     // The preset first, then context keys (a seed restarts), then the playground's settings,
     // so explicit settings after a preset override it.

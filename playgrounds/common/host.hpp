@@ -87,6 +87,22 @@ private:
     std::uint64_t ticks_ = 0;
 };
 
+// One "key=value" part of a settings list, pointing into the list's text.
+struct Setting {
+    std::string_view key;
+    std::string_view value;
+};
+// Splits "key=value&key=value" (the URL hash's settings, ReportOptions::settings) into its
+// parts, skipping empty ones. A part without '=' is left out and appended to `malformed`.
+std::vector<Setting> split_settings(std::string_view list, std::vector<std::string_view>& malformed);
+// Sets the setting `name` of `sim` from text, validated as every outside input is
+// (parse_value, then check_param_value). Empty string on success, else the reason, and
+// nothing changes. It does not reset: a `restart` setting takes effect at the next reset().
+std::string set_param(Simulation& sim, std::string_view name, std::string_view value);
+// Applies "key=value&key=value" to `sim`'s own settings (no context keys, no presets), in
+// order. Applies what is valid; returns one message per rejected part.
+std::vector<std::string> apply_settings(Simulation& sim, std::string_view list);
+
 // Parses a finite number or true/false/on/off; false on anything else (including trailing
 // junk, empty text, "nan" and "inf").
 bool parse_value(std::string_view text, double& out);

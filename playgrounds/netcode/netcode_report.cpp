@@ -1,6 +1,7 @@
 // `./vantage report netcode`: the tables behind playgrounds/netcode/README.md. Every cell is
 // one headless run of NetcodeSim (the same seed, so the same packets are lost in every
-// variant), measured after the start-up transient.
+// variant), measured after the start-up transient. Every run starts from the given settings;
+// each table's sweep overrides the ones it varies (the network, always).
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -8,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/host.hpp"
+#include "common/report_table.hpp"
 #include "netcode/netcode_sim.hpp"
 
 namespace vantage::play {
@@ -23,9 +26,18 @@ struct Run {
     double on_present_px = 0.0, on_rewound_px = 0.0;
 };
 
+// The text layout these tables have always had: at least 8 wide, a gap after every column.
+constexpr ReportTable::Layout kLayout{.min_width = 8, .gap_after_last = true};
+
+// A simulation with the given settings, reset; a table's sweep sets its own values after.
+void start(NetcodeSim& sim, const ReportOptions& o) {
+    apply_settings(sim, o.settings);
+    sim.reset(o.seed);
+}
+
 Run run(const ReportOptions& o, const std::function<void(NetcodeSim&)>& setup) {
     NetcodeSim sim;
-    sim.reset(o.seed);
+    start(sim, o);
     setup(sim);
     const double dt = 1.0 / o.tick_hz;
     const auto ticks = static_cast<long>((o.seconds + sim.stats_from_s) * o.tick_hz + 0.5);
@@ -41,34 +53,6 @@ Run run(const ReportOptions& o, const std::function<void(NetcodeSim&)>& setup) {
             mean(on.rewound_miss_px, on.judged)};
 }
 
-class Table {
-public:
-    Table(std::FILE* out, bool csv, std::vector<std::string> header) : out_(out), csv_(csv), widths_() {
-        for (const std::string& h : header) widths_.push_back(std::max<int>(static_cast<int>(h.size()), 8));
-        print(header);
-        if (!csv_) {
-            std::string rule;
-            for (int w : widths_) rule += std::string(static_cast<std::size_t>(w), '-') + "  ";
-            std::fprintf(out_, "%s\n", rule.c_str());
-        }
-    }
-    void print(const std::vector<std::string>& cells) {
-        for (std::size_t i = 0; i < cells.size(); ++i) {
-            if (csv_) {
-                std::fprintf(out_, "%s%s", i ? "," : "", cells[i].c_str());
-            } else {
-                std::fprintf(out_, "%*s  ", i < widths_.size() ? widths_[i] : 8, cells[i].c_str());
-            }
-        }
-        std::fprintf(out_, "\n");
-    }
-
-private:
-    std::FILE* out_;
-    bool csv_;
-    std::vector<int> widths_;
-};
-
 std::string num(double v, int decimals = 1) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -78,8 +62,18 @@ std::string pct(double part, double whole) {
     return whole > 0.0 ? num(100.0 * part / whole, 0) + "%" : "-";
 }
 
-void title(std::FILE* out, bool csv, const char* text) {
-    std::fprintf(out, csv ? "\n# %s\n" : "\n%s\n", text);
+// The table's title, with the given settings its sweep overrides.
+void title(std::FILE* out, const ReportOptions& o, const std::string& text,
+           std::initializer_list<std::string_view> swept) {
+    const std::string line = text + o.sweep_note(swept);
+    std::fprintf(out, o.csv ? "\n# %s\n" : "\n%s\n", line.c_str());
+}
+
+// "10 Hz server": the server rate the tables that do not sweep it run at.
+std::string server_rate(const ReportOptions& o) {
+    NetcodeSim sim;
+    apply_settings(sim, o.settings);
+    return std::to_string(sim.settings().server_hz) + " Hz server";
 }
 
 void network(NetcodeSim& sim, double latency, double loss, double jitter) {
@@ -89,12 +83,14 @@ void network(NetcodeSim& sim, double latency, double loss, double jitter) {
 }
 
 void player_table(const ReportOptions& o, std::FILE* out) {
-    title(out, o.csv,
-          "Player: error of the drawn player against the zero-latency truth (px, mean per frame), 10 Hz server, "
-          "jitter 0");
-    Table t(out, o.csv,
-            {"latency_ms", "loss_%", "none", "prediction", "+reconcile", "+smoothing", "stutter_reconcile",
-             "stutter_smoothing", "up_B/s"});
+    title(out, o,
+          "Player: error of the drawn player against the zero-latency truth (px, mean per frame), " + server_rate(o) +
+              ", jitter 0",
+          {"latency_ms", "loss_pct", "jitter_ms", "reconciliation", "correction_smoothing"});
+    ReportTable t(out, o.csv,
+                  {"latency_ms", "loss_%", "none", "prediction", "+reconcile", "+smoothing", "stutter_reconcile",
+                   "stutter_smoothing", "up_B/s"},
+                  kLayout);
     for (double latency : kLatencies) {
         for (double loss : kLosses) {
             auto variant = [&](bool reconcile, bool smooth) {
@@ -107,23 +103,26 @@ void player_table(const ReportOptions& o, std::FILE* out) {
             const Run predicted = variant(false, false);
             const Run reconciled = variant(true, false);
             const Run smoothed = variant(true, true);
-            t.print({num(latency, 0), num(loss, 0), num(predicted.off.mean(predicted.off.prediction_error)),
-                     num(predicted.on.mean(predicted.on.prediction_error)),
-                     num(reconciled.on.mean(reconciled.on.prediction_error)),
-                     num(smoothed.on.mean(smoothed.on.prediction_error)),
-                     num(reconciled.on.mean(reconciled.on.player_stutter), 2),
-                     num(smoothed.on.mean(smoothed.on.player_stutter), 2), num(smoothed.on.up_bytes / o.seconds, 0)});
+            t.row({num(latency, 0), num(loss, 0), num(predicted.off.mean(predicted.off.prediction_error)),
+                   num(predicted.on.mean(predicted.on.prediction_error)),
+                   num(reconciled.on.mean(reconciled.on.prediction_error)),
+                   num(smoothed.on.mean(smoothed.on.prediction_error)),
+                   num(reconciled.on.mean(reconciled.on.player_stutter), 2),
+                   num(smoothed.on.mean(smoothed.on.player_stutter), 2), num(smoothed.on.up_bytes / o.seconds, 0)});
         }
     }
 }
 
 void remote_table(const ReportOptions& o, std::FILE* out) {
-    title(out, o.csv,
+    title(out, o,
           "Remotes: render error against where the bots are now / stutter against their true motion (px, mean per "
-          "frame and bot), 10 Hz server, jitter 0");
-    Table t(out, o.csv,
-            {"latency_ms", "loss_%", "newest", "interp_150ms", "+adaptive", "+extrapolate", "stutter_newest",
-             "stutter_interp", "stutter_adaptive", "stutter_extrap", "down_B/s"});
+          "frame and bot), " +
+              server_rate(o) + ", jitter 0",
+          {"latency_ms", "loss_pct", "jitter_ms", "adaptive_buffering", "extrapolation"});
+    ReportTable t(out, o.csv,
+                  {"latency_ms", "loss_%", "newest", "interp_150ms", "+adaptive", "+extrapolate", "stutter_newest",
+                   "stutter_interp", "stutter_adaptive", "stutter_extrap", "down_B/s"},
+                  kLayout);
     for (double latency : kLatencies) {
         for (double loss : kLosses) {
             auto variant = [&](bool adaptive, bool extrapolate) {
@@ -138,39 +137,44 @@ void remote_table(const ReportOptions& o, std::FILE* out) {
             const Run extrapolated = variant(true, true);
             auto e = [](const LaneStats& s) { return num(s.mean(s.render_error)); };
             auto j = [](const LaneStats& s) { return num(s.mean(s.remote_stutter), 2); };
-            t.print({num(latency, 0), num(loss, 0), e(fixed.off), e(fixed.on), e(adaptive.on), e(extrapolated.on),
-                     j(fixed.off), j(fixed.on), j(adaptive.on), j(extrapolated.on),
-                     num(extrapolated.on.down_bytes / o.seconds, 0)});
+            t.row({num(latency, 0), num(loss, 0), e(fixed.off), e(fixed.on), e(adaptive.on), e(extrapolated.on),
+                   j(fixed.off), j(fixed.on), j(adaptive.on), j(extrapolated.on),
+                   num(extrapolated.on.down_bytes / o.seconds, 0)});
         }
     }
 }
 
 void lag_compensation_table(const ReportOptions& o, std::FILE* out) {
-    title(out, o.csv,
+    title(out, o,
           "Shots: the same shots judged rewound to the time the shooter saw (lag compensation) and against the "
-          "present; hit radius 18 px; px: mean distance from the aim to the nearest target");
-    Table t(out, o.csv,
-            {"latency_ms", "loss_%", "shots", "interp:rewound", "interp:present", "newest:rewound", "newest:present",
-             "interp:px_rewound", "interp:px_present", "newest:px_rewound", "newest:px_present"});
+          "present; hit radius 18 px; px: mean distance from the aim to the nearest target",
+          {"latency_ms", "loss_pct", "jitter_ms"});
+    ReportTable t(
+        out, o.csv,
+        {"latency_ms", "loss_%", "shots", "interp:rewound", "interp:present", "newest:rewound", "newest:present",
+         "interp:px_rewound", "interp:px_present", "newest:px_rewound", "newest:px_present"},
+        kLayout);
     for (double latency : kLatencies) {
         for (double loss : kLosses) {
             const Run r = run(o, [&](NetcodeSim& s) { network(s, latency, loss, 0.0); });
-            t.print({num(latency, 0), num(loss, 0), std::to_string(r.on.shots),
-                     pct(static_cast<double>(r.on.hits_rewound), static_cast<double>(r.on.shots)),
-                     pct(static_cast<double>(r.on.hits_present), static_cast<double>(r.on.shots)),
-                     pct(static_cast<double>(r.off.hits_rewound), static_cast<double>(r.off.shots)),
-                     pct(static_cast<double>(r.off.hits_present), static_cast<double>(r.off.shots)),
-                     num(r.on_rewound_px), num(r.on_present_px), num(r.off_rewound_px), num(r.off_present_px)});
+            t.row({num(latency, 0), num(loss, 0), std::to_string(r.on.shots),
+                   pct(static_cast<double>(r.on.hits_rewound), static_cast<double>(r.on.shots)),
+                   pct(static_cast<double>(r.on.hits_present), static_cast<double>(r.on.shots)),
+                   pct(static_cast<double>(r.off.hits_rewound), static_cast<double>(r.off.shots)),
+                   pct(static_cast<double>(r.off.hits_present), static_cast<double>(r.off.shots)), num(r.on_rewound_px),
+                   num(r.on_present_px), num(r.off_rewound_px), num(r.off_present_px)});
         }
     }
 }
 
 void extrapolation_table(const ReportOptions& o, std::FILE* out, bool adaptive) {
-    title(out, o.csv,
+    title(out, o,
           adaptive ? "Extrapolation at low server rates, adaptive buffering on: error only while dead-reckoning (px, "
                      "against the truth at the instant drawn); latency 120 ms, jitter 30 ms, loss 5%"
-                   : "The same with adaptive buffering off (fixed 150 ms render delay)");
-    Table t(out, o.csv, {"server_hz", "dead_reckoned", "first_order", "second_order", "change", "delay_note"});
+                   : "The same with adaptive buffering off (fixed 150 ms render delay)",
+          {"latency_ms", "loss_pct", "jitter_ms", "server_hz", "adaptive_buffering", "second_order"});
+    ReportTable t(out, o.csv, {"server_hz", "dead_reckoned", "first_order", "second_order", "change", "delay_note"},
+                  kLayout);
     for (int hz : {30, 20, 10, 5, 4}) {
         auto variant = [&](bool second) {
             return run(o, [&](NetcodeSim& s) {
@@ -187,9 +191,9 @@ void extrapolation_table(const ReportOptions& o, std::FILE* out, bool adaptive) 
         };
         const double e1 = err(first.on), e2 = err(second.on);
         const double bot_frames = static_cast<double>(first.on.frames * Arena::kBots);
-        t.print({std::to_string(hz), pct(static_cast<double>(first.on.extrapolated_frames), bot_frames), num(e1, 2),
-                 num(e2, 2), e1 > 0.0 ? num(100.0 * (e2 - e1) / e1, 0) + "%" : "-",
-                 adaptive ? "1.5 x interval + 2 x jitter" : "150 ms"});
+        t.row({std::to_string(hz), pct(static_cast<double>(first.on.extrapolated_frames), bot_frames), num(e1, 2),
+               num(e2, 2), e1 > 0.0 ? num(100.0 * (e2 - e1) / e1, 0) + "%" : "-",
+               adaptive ? "1.5 x interval + 2 x jitter" : "150 ms"});
     }
 }
 
@@ -197,17 +201,19 @@ void extrapolation_table(const ReportOptions& o, std::FILE* out, bool adaptive) 
 // started once and never corrected), sync by snapping 8% of the error per arrival, and sync
 // by dilating the rate. Measured over the 20 s after the step.
 void clock_table(const ReportOptions& o, std::FILE* out) {
-    title(out, o.csv,
-          "Clock: one-way latency steps at 8 s; the 20 s after it. 10 Hz server, adaptive buffering and extrapolation "
-          "on");
-    Table t(
+    title(out, o,
+          "Clock: one-way latency steps at 8 s; the 20 s after it. " + server_rate(o) +
+              ", adaptive buffering and extrapolation on",
+          {"latency_ms", "clock_sync", "smooth_clock"});
+    ReportTable t(
         out, o.csv,
-        {"step_ms", "clock", "render_err", "stutter", "dead_reckoned", "least_step_ms", "most_step_ms", "steps_back"});
+        {"step_ms", "clock", "render_err", "stutter", "dead_reckoned", "least_step_ms", "most_step_ms", "steps_back"},
+        kLayout);
     const double frame_ms = 1000.0 / o.tick_hz;
     for (const auto& [from, to] : {std::pair{50.0, 200.0}, std::pair{200.0, 50.0}}) {
         for (int policy = 0; policy < 3; ++policy) {
             NetcodeSim sim;
-            sim.reset(o.seed);
+            start(sim, o);
             sim.set("latency_ms", from);
             sim.set("clock_sync", policy > 0 ? 1 : 0);
             sim.set("smooth_clock", policy == 2 ? 1 : 0);
@@ -228,10 +234,10 @@ void clock_table(const ReportOptions& o, std::FILE* out) {
             }
             const LaneStats& st = sim.lane(1).stats;
             const char* names[] = {"none", "snap 8%", "rate +-10%"};
-            t.print({num(from, 0) + "->" + num(to, 0), names[policy], num(st.mean(st.render_error)),
-                     num(st.mean(st.remote_stutter), 2),
-                     pct(static_cast<double>(st.extrapolated_frames), static_cast<double>(st.frames * Arena::kBots)),
-                     num(least, 1), num(most, 1), std::to_string(back)});
+            t.row({num(from, 0) + "->" + num(to, 0), names[policy], num(st.mean(st.render_error)),
+                   num(st.mean(st.remote_stutter), 2),
+                   pct(static_cast<double>(st.extrapolated_frames), static_cast<double>(st.frames * Arena::kBots)),
+                   num(least, 1), num(most, 1), std::to_string(back)});
         }
     }
     std::fprintf(out, "%s(a frame is %.1f ms: the rate clock's steps stay within 0.9x..1.1x of it)\n",
@@ -246,6 +252,11 @@ void report_netcode(const ReportOptions& o, std::FILE* out) {
                  lead, static_cast<unsigned long long>(o.seed), o.seconds, NetcodeSim{}.stats_from_s, o.tick_hz);
     std::fprintf(out, "%severy lane sees the same inputs, shots and lost packets; 'none'/'newest' is everything off\n",
                  lead);
+    if (const std::string settings = o.settings_text(); !settings.empty()) {
+        std::fprintf(out,
+                     "%ssettings: %s (a table whose sweep varies one of them overrides it there, as its title says)\n",
+                     lead, settings.c_str());
+    }
     player_table(o, out);
     remote_table(o, out);
     lag_compensation_table(o, out);
