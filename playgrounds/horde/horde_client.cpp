@@ -37,7 +37,7 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
     });
     // The digest describes the server's whole set after this frame: compare when this is the
     // newest frame ("mirror digest mismatches"; the repair is the server's job).
-    if (mirror_.applied_seq() == p.delta.plan.seq) mirror_.settle(p.delta.plan.digest);
+    if (mirror_.applied_seq() == p.delta.plan.seq) agreed_ = mirror_.settle(p.delta.plan.digest).agreed;
     for (const HordeSample& s : p.samples) {
         const std::optional<SlotKey> key = SlotKey::decode(s.key);
         if (!key) continue;

@@ -58,6 +58,9 @@ public:
     bool heard() const { return heard_; }
     std::uint64_t newest_ms() const { return newest_ms_; }  // server time of the newest frame
     std::uint64_t decode_errors() const { return decode_errors_; }
+    // Whether the mirror agreed with the digest of the newest frame it settled against
+    // (false before any): a converged client holds exactly the server's set for it.
+    bool agreed() const { return agreed_; }
 
 private:
     DeltaMirror<HeldEnemy> mirror_;
@@ -65,6 +68,7 @@ private:
     std::vector<CrowdBlob> crowd_;
     std::uint64_t newest_ms_ = 0;
     bool heard_ = false;
+    bool agreed_ = false;
     std::uint64_t decode_errors_ = 0;
 };
 

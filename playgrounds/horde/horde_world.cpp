@@ -77,12 +77,19 @@ HordeWorld::HordeWorld(const HordeWorldOptions& options)
     rebuild_grid();
 }
 
+void HordeWorld::steer(std::size_t player, Vec2 direction, bool autopilot) {
+    if (player >= steering_.size()) return;
+    const bool finite = std::isfinite(direction.x) && std::isfinite(direction.y);
+    steering_[player] = Steering{finite ? direction : Vec2{}, autopilot};
+}
+
 void HordeWorld::place_players() {
     const int n = options_.players;
     const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
     const int rows = (n + cols - 1) / cols;
     players_.assign(static_cast<std::size_t>(n), Player{});
     player_positions_.assign(static_cast<std::size_t>(n), Vec2{});
+    steering_.assign(static_cast<std::size_t>(n), Steering{});
     for (int i = 0; i < n; ++i) {
         Player& p = players_[static_cast<std::size_t>(i)];
         if (options_.spread) {
@@ -165,8 +172,9 @@ void HordeWorld::move_players(float dt) {
     for (std::size_t i = 0; i < players_.size(); ++i) {
         Player& p = players_[i];
         Vec2 dir;
-        if (i == 0 && steer_.length_squared() > 0.0f) {
-            dir = steer_.normalize();
+        const Steering& steering = steering_[i];
+        if (!steering.autopilot) {
+            dir = steering.direction.length_squared() > 0.0f ? steering.direction.normalize() : Vec2{};
         } else {
             Vec2 to = p.waypoint - p.position;
             if (to.length_squared() < 100.0f) {

@@ -97,7 +97,10 @@ public:
 
     void step(double dt_s);
     // The player 0 steering input: a direction (zero: the bot drives it). Held until changed.
-    void steer(Vec2 direction) { steer_ = direction; }
+    void steer(Vec2 direction) { steer(0, direction, direction.length_squared() == 0.0f); }
+    // Any player's input (a room seat): with autopilot the bot drives it, otherwise it moves
+    // along `direction` (zero: it stands still). Held until changed; ignored out of range.
+    void steer(std::size_t player, Vec2 direction, bool autopilot);
     void set_combat(bool on) { options_.combat = on; }
 
     double time_s() const { return time_s_; }
@@ -162,7 +165,11 @@ private:
     std::vector<std::uint32_t> alive_ids_;
     std::vector<Vec2> alive_positions_;
     std::vector<std::uint32_t> scratch_ids_;
-    Vec2 steer_;
+    struct Steering {
+        Vec2 direction;
+        bool autopilot = true;
+    };
+    std::vector<Steering> steering_;  // per player
     double time_s_ = 0.0;
     double next_wave_ = 0.0;
     std::uint64_t tick_ = 0;

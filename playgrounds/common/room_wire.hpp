@@ -1,0 +1,137 @@
+// The room protocol: the messages a room's server and its clients exchange over a WebSocket,
+// besides the lane's own messages, which travel unchanged (the horde's 'H' frame and the
+// delta stream's 'A' acknowledgement). One WebSocket binary message is one message; its
+// first byte is its type. Full layout, limits and the session's order: room_wire.md.
+//
+// Decoding is validation, as everywhere on this project's wire: a truncated, over-long,
+// out-of-range or malformed message returns a WireError and changes nothing on the server.
+// The server decodes every message a client sends through decode_client_message(); nothing
+// a client sends can change the room's settings.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "vantage/byte_io.hpp"
+#include "vantage/vec.hpp"
+
+namespace vantage::play {
+
+// Bumped whenever a message below changes shape. The build id (a digest of every wire
+// source, computed by the build) catches the rest: a page built from other sources than the
+// server is told to reload instead of being fed bytes it would misread.
+inline constexpr std::uint32_t kRoomProtocol = 1;
+const char* room_build_id();
+
+inline constexpr std::size_t kMaxNameBytes = 24;
+inline constexpr std::size_t kMaxReasonBytes = 200;
+inline constexpr std::size_t kMaxSettingsBytes = 1024;
+inline constexpr std::size_t kMaxBuildBytes = 64;
+inline constexpr std::size_t kMaxPlaygroundBytes = 16;
+inline constexpr std::size_t kMaxTruthKeys = 8192;
+inline constexpr std::size_t kMaxRosterSeats = 256;
+inline constexpr float kTruthStep = 1.0f / 16.0f;  // world units
+
+enum class RoomMessage : std::uint8_t {
+    // client -> server
+    Hello = 0x4a,       // 'J'
+    Ack = 0x41,         // 'A' (the delta stream's acknowledgement, core/docs/delta.md)
+    Input = 0x49,       // 'I'
+    Ping = 0x50,        // 'P'
+    TruthQuery = 0x51,  // 'Q'
+    // server -> client
+    Welcome = 0x57,     // 'W'
+    Refuse = 0x52,      // 'R'
+    Frame = 0x48,       // 'H' (the playground's frame: horde_wire.hpp)
+    Pong = 0x4f,        // 'O'
+    Truth = 0x54,       // 'T'
+    Roster = 0x53,      // 'S'
+};
+
+struct HelloMessage {
+    std::uint32_t protocol = kRoomProtocol;
+    std::string build;       // room_build_id() of the page
+    std::string playground;  // "horde", "blackhole"
+    std::string name;        // display name, <= kMaxNameBytes, printable ASCII
+};
+
+struct InputMessage {
+    std::uint32_t seq = 0;     // increasing per connection; older ones are ignored
+    bool autopilot = false;    // the server's bot steers this seat's player
+    Vec2 direction;            // components in [-1, 1] (quantized to 1/127)
+};
+
+struct WelcomeMessage {
+    std::uint32_t protocol = kRoomProtocol;
+    std::string build;
+    std::string playground;
+    std::uint32_t seat = 0;    // this client's seat = its player index
+    std::uint32_t seats = 0;   // the room's capacity
+    std::uint32_t tick_hz = 60;
+    std::string settings;      // the room's settings in URL list form ("enemies=3000&...")
+};
+
+struct PongMessage {
+    std::uint64_t client_ms = 0;  // echoed from the ping
+    std::uint64_t server_ms = 0;  // the room's simulated time when the ping was answered
+};
+
+// Truth, for teaching only: the client asks about the keys it holds; the server says which
+// are alive and where they are now. Its bytes are counted apart from the stream's.
+struct TruthQueryMessage {
+    std::uint32_t id = 0;
+    std::vector<std::uint64_t> keys;  // packed SlotKeys, strictly ascending
+};
+
+struct TruthMessage {
+    std::uint32_t id = 0;
+    std::uint64_t server_ms = 0;
+    std::vector<bool> alive;          // one per queried key, in the query's order
+    std::vector<Vec2> positions;      // one per alive key, in order
+};
+
+struct RosterEntry {
+    std::uint32_t seat = 0;
+    std::string name;
+};
+
+// What a client may send, decoded (the variant the server dispatches on).
+struct ClientMessage {
+    RoomMessage type = RoomMessage::Hello;
+    HelloMessage hello;
+    InputMessage input;
+    std::uint64_t ping_ms = 0;
+    TruthQueryMessage truth_query;
+    // Ack: the raw bytes are handed on to the server half, which decodes them itself.
+};
+
+void encode_hello(ByteWriter& w, const HelloMessage& m);
+void encode_input(ByteWriter& w, const InputMessage& m);
+void encode_ping(ByteWriter& w, std::uint64_t client_ms);
+void encode_truth_query(ByteWriter& w, const TruthQueryMessage& m);
+void encode_welcome(ByteWriter& w, const WelcomeMessage& m);
+void encode_refuse(ByteWriter& w, std::string_view reason);
+void encode_pong(ByteWriter& w, const PongMessage& m);
+// positions: one per alive key (a NaN or out-of-range position marks w failed).
+void encode_truth(ByteWriter& w, std::uint32_t id, std::uint64_t server_ms, std::span<const bool> alive,
+                  std::span<const Vec2> positions);
+void encode_roster(ByteWriter& w, std::span<const RosterEntry> entries);
+
+// Every message a client may send. An Ack is only checked for its type byte here (its body
+// is decoded by the server half). Anything else is UnknownType.
+WireError decode_client_message(std::span<const std::uint8_t> bytes, ClientMessage& out);
+
+WireError decode_welcome(std::span<const std::uint8_t> bytes, WelcomeMessage& out);
+WireError decode_refuse(std::span<const std::uint8_t> bytes, std::string& reason);
+WireError decode_pong(std::span<const std::uint8_t> bytes, PongMessage& out);
+WireError decode_truth(std::span<const std::uint8_t> bytes, TruthMessage& out);
+WireError decode_roster(std::span<const std::uint8_t> bytes, std::vector<RosterEntry>& out);
+
+// A display name made safe: printable ASCII only (others become '?'), spaces collapsed and
+// trimmed, at most kMaxNameBytes; empty becomes "player".
+std::string sanitize_name(std::string_view name);
+
+}  // namespace vantage::play
