@@ -146,7 +146,7 @@ void encode_pong(ByteWriter& w, const PongMessage& m) {
     w.write_varint(m.server_ms);
 }
 
-void encode_truth(ByteWriter& w, std::uint32_t id, std::uint64_t server_ms, std::span<const bool> alive,
+void encode_truth(ByteWriter& w, std::uint32_t id, std::uint64_t server_ms, std::span<const std::uint8_t> alive,
                   std::span<const Vec2> positions) {
     w.write_u8(static_cast<std::uint8_t>(RoomMessage::Truth));
     w.write_varint(id);
@@ -156,7 +156,7 @@ void encode_truth(ByteWriter& w, std::uint32_t id, std::uint64_t server_ms, std:
     for (std::size_t i = 0; i < alive.size(); i += 8) {
         std::uint8_t bits = 0;
         for (std::size_t b = 0; b < 8 && i + b < alive.size(); ++b) {
-            if (alive[i + b]) {
+            if (alive[i + b] != 0) {
                 bits = static_cast<std::uint8_t>(bits | (1u << b));
                 ++alive_count;
             }

@@ -115,8 +115,9 @@ void encode_truth_query(ByteWriter& w, const TruthQueryMessage& m);
 void encode_welcome(ByteWriter& w, const WelcomeMessage& m);
 void encode_refuse(ByteWriter& w, std::string_view reason);
 void encode_pong(ByteWriter& w, const PongMessage& m);
-// positions: one per alive key (a NaN or out-of-range position marks w failed).
-void encode_truth(ByteWriter& w, std::uint32_t id, std::uint64_t server_ms, std::span<const bool> alive,
+// alive: one 0/1 per queried key; positions: one per alive key (a NaN or out-of-range position
+// marks w failed).
+void encode_truth(ByteWriter& w, std::uint32_t id, std::uint64_t server_ms, std::span<const std::uint8_t> alive,
                   std::span<const Vec2> positions);
 void encode_roster(ByteWriter& w, std::span<const RosterEntry> entries);
 

@@ -1,0 +1,63 @@
+// HordeBot: a native client of a horde room, built from the page's own client code
+// (HordeRemote over a RoomClient socket). The room tests, the room benchmark, the soak run
+// and the desktop app's --join all use it; a bot with autopilot on lets the server's bot
+// rule steer its player, so it plays like a person who never stops moving.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/transport.hpp"
+#include "horde/horde_remote.hpp"
+#include "room/room_client.hpp"
+
+namespace vantage::room {
+
+// The socket as a lane transport: messages out, messages in, the clock unused (the real
+// network is the delay).
+class ClientSocketTransport final : public play::Transport {
+public:
+    explicit ClientSocketTransport(RoomClient& socket) : socket_(socket) {}
+    void send(double, std::span<const std::uint8_t> bytes) override { socket_.send(bytes); }
+    bool poll(double, std::vector<std::uint8_t>& out) override {
+        socket_.poll();
+        return socket_.receive(out);
+    }
+
+private:
+    RoomClient& socket_;
+};
+
+class HordeBot {
+public:
+    explicit HordeBot(play::HordeRemoteOptions options = {}) : remote_(std::move(options)) {}
+
+    // Connects and says hello; empty or the connection's error.
+    std::string join(std::string_view url, double local_ms) {
+        std::string e = socket_.connect(url);
+        if (!e.empty()) return e;
+        remote_.open(transport_, local_ms);
+        return {};
+    }
+    // One frame of the client: network in, what is due out, held enemies moved by dt_s.
+    void update(double local_ms, float dt_s) {
+        remote_.update(transport_, local_ms, dt_s);
+        socket_.poll();
+        if (!socket_.connected() && remote_.status() != play::HordeRemote::Status::Closed &&
+            remote_.status() != play::HordeRemote::Status::Refused) {
+            remote_.closed(socket_.close_reason());
+        }
+    }
+    void leave() { socket_.close(); }
+
+    play::HordeRemote& remote() { return remote_; }
+    const play::HordeRemote& remote() const { return remote_; }
+    RoomClient& socket() { return socket_; }
+
+private:
+    RoomClient socket_;
+    ClientSocketTransport transport_{socket_};
+    play::HordeRemote remote_;
+};
+
+}  // namespace vantage::room

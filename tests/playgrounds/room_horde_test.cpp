@@ -1,0 +1,226 @@
+// A horde room over real sockets on 127.0.0.1: the HordeRoom on a RoomServer (its own
+// thread), and bots built from the page's client code (HordeBot = HordeRemote over a
+// RoomClient) on the test thread. Waits are polls with deadlines; the bots' clock is the
+// steady clock (this is a real network), the world's tick is the room's own fixed step.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/room_wire.hpp"
+#include "room/horde_bot.hpp"
+#include "room/horde_room.hpp"
+#include "room/room_client.hpp"
+#include "room/room_server.hpp"
+
+namespace vantage::room {
+namespace {
+
+using namespace std::chrono_literals;
+using play::HordeRemote;
+
+double now_ms() {
+    static const auto start = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A room on an ephemeral port, running until destroyed.
+struct LiveRoom {
+    explicit LiveRoom(HordeRoomOptions options, RoomServerOptions net = {}) : room(options) {
+        net.port = 0;
+        net.tick_hz = options.tick_hz;
+        net.max_message_bytes = 16 * 1024;
+        server = std::make_unique<RoomServer>(net, room);
+        room.attach(*server);
+        const std::string e = server->listen();
+        EXPECT_EQ(e, "");
+        url = "ws://127.0.0.1:" + std::to_string(server->port()) + "/ws";
+        thread = std::thread([this] { server->run(); });
+    }
+    ~LiveRoom() { stop(); }
+    void stop() {
+        if (!thread.joinable()) return;
+        server->stop();
+        thread.join();
+    }
+    HordeRoom room;
+    std::unique_ptr<RoomServer> server;
+    std::string url;
+    std::thread thread;
+};
+
+HordeRoomOptions small_room(int seats) {
+    HordeRoomOptions o;
+    o.seats = seats;
+    o.settings.enemies = 600;
+    return o;
+}
+
+// Runs every bot's frame at about 60 Hz until `done` or the limit.
+template <class Done>
+bool drive(std::vector<std::unique_ptr<HordeBot>>& bots, Done&& done, std::chrono::milliseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    double last = now_ms();
+    while (std::chrono::steady_clock::now() < deadline) {
+        const double t = now_ms();
+        for (auto& b : bots) b->update(t, static_cast<float>((t - last) / 1000.0));
+        last = t;
+        if (done()) return true;
+        std::this_thread::sleep_for(std::chrono::microseconds(16667));
+    }
+    return done();
+}
+
+std::unique_ptr<HordeBot> bot(const std::string& url, const char* name = "bot") {
+    auto b = std::make_unique<HordeBot>(play::HordeRemoteOptions{.name = name});
+    EXPECT_EQ(b->join(url, now_ms()), "");
+    return b;
+}
+
+TEST(HordeRoom, BotsTakeSeatsInOrderAndSeeEachOther) {
+    LiveRoom live(small_room(4));
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    bots.push_back(bot(live.url, "ann"));
+    bots.push_back(bot(live.url, "bob"));
+    ASSERT_TRUE(drive(bots, [&] {
+        return bots[0]->remote().roster().size() == 2 && bots[1]->remote().roster().size() == 2 &&
+               bots[0]->remote().frames() > 5 && bots[1]->remote().frames() > 5;
+    }, 5000ms));
+    EXPECT_EQ(bots[0]->remote().seat(), 0u);
+    EXPECT_EQ(bots[1]->remote().seat(), 1u);
+    EXPECT_EQ(bots[0]->remote().seats(), 4u);
+    EXPECT_EQ(bots[1]->remote().roster()[0].name, "ann");
+    // Each client is told every player's position, the other's included.
+    EXPECT_EQ(bots[0]->remote().client().players().size(), 4u);
+    EXPECT_GT(bots[0]->remote().rtt_ms(), 0.0);
+}
+
+TEST(HordeRoom, AFullRoomRefusesWithTheReason) {
+    LiveRoom live(small_room(1));
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    bots.push_back(bot(live.url));
+    bots.push_back(bot(live.url));
+    ASSERT_TRUE(drive(bots, [&] { return bots[1]->remote().status() == HordeRemote::Status::Refused; }, 3000ms));
+    EXPECT_EQ(bots[1]->remote().reason(), "room is full (1 seats)");
+    EXPECT_EQ(bots[0]->remote().status(), HordeRemote::Status::Joined);
+}
+
+TEST(HordeRoom, APageFromOtherSourcesIsToldToReload) {
+    LiveRoom live(small_room(2));
+    RoomClient c;
+    ASSERT_EQ(c.connect(live.url), "");
+    ByteWriter w;
+    play::encode_hello(w, {.protocol = play::kRoomProtocol, .build = "someotherbuild", .playground = "horde", .name = "x"});
+    c.send(w.bytes());
+    std::vector<std::uint8_t> msg;
+    std::string reason;
+    const auto deadline = std::chrono::steady_clock::now() + 3s;
+    while (std::chrono::steady_clock::now() < deadline && reason.empty()) {
+        c.poll();
+        while (c.receive(msg)) {
+            if (!msg.empty() && msg[0] == static_cast<std::uint8_t>(play::RoomMessage::Refuse)) {
+                ASSERT_EQ(play::decode_refuse(msg, reason), WireError::None);
+            }
+        }
+        std::this_thread::sleep_for(2ms);
+    }
+    EXPECT_EQ(reason.rfind("reload: this page is older than the room", 0), 0u) << reason;
+}
+
+TEST(HordeRoom, GarbageBeforeAndAfterTheHelloChangesNothing) {
+    LiveRoom live(small_room(2));
+    RoomClient garbage;
+    ASSERT_EQ(garbage.connect(live.url), "");
+    const std::vector<std::uint8_t> junk = {0xff, 0x00, 0x13, 0x37};
+    garbage.send(junk);  // not a hello: refused and closed
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    bots.push_back(bot(live.url));
+    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > 10; }, 5000ms));
+    // A seated client sending junk: counted, dropped, still served.
+    bots[0]->socket().send(junk);
+    const std::vector<std::uint8_t> huge_claim = {0x51, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f};  // a truth query claiming 2^32 keys
+    bots[0]->socket().send(huge_claim);
+    const std::uint64_t before = bots[0]->remote().frames();
+    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > before + 10; }, 5000ms));
+    EXPECT_EQ(bots[0]->remote().status(), HordeRemote::Status::Joined);
+    for (int i = 0; i < 200 && garbage.connected(); ++i) {
+        garbage.poll();
+        std::this_thread::sleep_for(5ms);
+    }
+    EXPECT_FALSE(garbage.connected());
+    live.stop();
+    std::uint64_t errors = 0;
+    for (const HordeSeatReport& r : live.room.all_seat_reports()) errors += r.decode_errors;
+    EXPECT_EQ(errors, 2u);
+}
+
+TEST(HordeRoom, AReconnectInheritsNothing) {
+    LiveRoom live(small_room(2));
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    bots.push_back(bot(live.url, "first"));
+    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > 20; }, 5000ms));
+    bots[0]->leave();
+    bots.clear();
+    bots.push_back(bot(live.url, "second"));
+    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > 0; }, 5000ms));
+    // The same seat, and the newcomer's first frame was a full baseline of the set: its
+    // mirror agrees with the server from the first frame on, with nothing lost before it.
+    EXPECT_EQ(bots[0]->remote().seat(), 0u);
+    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > 5; }, 5000ms));
+    EXPECT_TRUE(bots[0]->remote().client().agreed());
+    EXPECT_EQ(bots[0]->remote().client().mirror().counters().divergences, 0u);
+    live.stop();
+    const std::vector<HordeSeatReport> reports = live.room.all_seat_reports();
+    ASSERT_EQ(reports.size(), 2u);
+    EXPECT_EQ(reports[0].seat, reports[1].seat);
+    EXPECT_NE(reports[0].connection, reports[1].connection);
+    EXPECT_EQ(reports[1].name, "second");
+}
+
+// 32 bots from the page's own client code, 15 s under 10% loss both ways: every mirror
+// converges, and what each socket carried is exactly the encoder's bytes plus framing.
+TEST(HordeRoom, ThirtyTwoBotsUnderLossConvergeAndEveryByteIsCounted) {
+    HordeRoomOptions o;
+    o.seats = 32;
+    o.settings.enemies = 3000;
+    o.settings.loss_pct = 10.0;
+    LiveRoom live(o);
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    for (int i = 0; i < 32; ++i) bots.push_back(bot(live.url));
+    drive(bots, [] { return false; }, 15000ms);
+    // Drain: nothing new is sent, what is in flight arrives.
+    live.room.set_quiet(true);
+    drive(bots, [] { return false; }, 600ms);
+    for (std::size_t i = 0; i < bots.size(); ++i) {
+        const HordeRemote& r = bots[i]->remote();
+        ASSERT_EQ(r.status(), HordeRemote::Status::Joined) << i << ": " << r.reason();
+        EXPECT_GT(r.frames(), 150u) << i;
+        EXPECT_GT(r.frames_lost(), 0u) << i;  // the loss was real
+        EXPECT_TRUE(r.client().agreed()) << "bot " << i << " did not converge";
+        EXPECT_EQ(r.protocol_errors(), 0u) << i;
+    }
+    live.stop();
+    std::vector<HordeSeatReport> reports = live.room.all_seat_reports();
+    ASSERT_EQ(reports.size(), 32u);
+    double payload = 0, wire = 0;
+    for (std::size_t i = 0; i < bots.size(); ++i) {
+        const HordeRemote& r = bots[i]->remote();
+        const HordeSeatReport& s = reports[r.seat()];
+        ASSERT_EQ(s.seat, r.seat());
+        EXPECT_EQ(r.frame_bytes(), s.frame_socket_bytes) << i;    // frames: the encoder's bytes, all delivered
+        EXPECT_EQ(r.bytes_down(), s.socket_payload_bytes) << i;   // every message the socket carried
+        EXPECT_GE(s.socket_wire_bytes, s.socket_payload_bytes + 2 * s.socket_messages) << i;
+        EXPECT_LE(s.socket_wire_bytes, s.socket_payload_bytes + 4 * s.socket_messages) << i;
+        EXPECT_GT(s.frames_lost, 0u) << i;
+        payload += static_cast<double>(s.socket_payload_bytes);
+        wire += static_cast<double>(s.socket_wire_bytes);
+    }
+    std::printf("[ room     ] 32 bots, 15 s, 10%% loss: %.1f KiB/s per client on the socket, framing overhead %.2f%%\n",
+                payload / 32.0 / 15.6 / 1024.0, 100.0 * (wire - payload) / payload);
+}
+
+}  // namespace
+}  // namespace vantage::room
