@@ -1,0 +1,218 @@
+// The room protocol (playgrounds/common/room_wire.hpp, layout in room_wire.md): round trips,
+// golden bytes, every refusal the decoders promise, and a seeded fuzz corpus over both
+// directions. Runs natively, under ASan and in wasm.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "common/room_wire.hpp"
+#include "support/fuzz_corpus.hpp"
+#include "support/room_fuzz.hpp"
+#include "vantage/slot_key.hpp"
+
+namespace vantage::play {
+namespace {
+
+Bytes bytes_of(const ByteWriter& w) { return Bytes(w.bytes().begin(), w.bytes().end()); }
+
+TEST(RoomWire, HelloRoundTripsAndHasGoldenBytes) {
+    ByteWriter w;
+    encode_hello(w, {.protocol = 1, .build = "ab", .playground = "horde", .name = "Ann"});
+    const Bytes golden = {0x4a, 0x01, 0x02, 'a', 'b', 0x05, 'h', 'o', 'r', 'd', 'e', 0x03, 'A', 'n', 'n'};
+    EXPECT_EQ(bytes_of(w), golden);
+    ClientMessage m;
+    ASSERT_EQ(decode_client_message(golden, m), WireError::None);
+    EXPECT_EQ(m.type, RoomMessage::Hello);
+    EXPECT_EQ(m.hello.build, "ab");
+    EXPECT_EQ(m.hello.playground, "horde");
+    EXPECT_EQ(m.hello.name, "Ann");
+}
+
+TEST(RoomWire, InputQuantizesDirectionsTo127thsAndRefusesTheUnwritableFloor) {
+    ByteWriter w;
+    encode_input(w, {.seq = 300, .autopilot = false, .direction = {1.0f, -0.5f}});
+    const Bytes golden = {0x49, 0xac, 0x02, 0x00, 0x7f, static_cast<std::uint8_t>(-64)};
+    EXPECT_EQ(bytes_of(w), golden);
+    ClientMessage m;
+    ASSERT_EQ(decode_client_message(golden, m), WireError::None);
+    EXPECT_EQ(m.input.seq, 300u);
+    EXPECT_FLOAT_EQ(m.input.direction.x, 1.0f);
+    EXPECT_NEAR(m.input.direction.y, -0.5f, 1.0f / 127.0f);
+    Bytes floor = golden;
+    floor[4] = 0x80;  // -128
+    EXPECT_EQ(decode_client_message(floor, m), WireError::OutOfRange);
+    Bytes mode = golden;
+    mode[3] = 2;
+    EXPECT_EQ(decode_client_message(mode, m), WireError::OutOfRange);
+}
+
+TEST(RoomWire, NonFiniteInputDirectionsTravelAsZero) {
+    ByteWriter w;
+    encode_input(w, {.seq = 1, .autopilot = false, .direction = {std::numeric_limits<float>::quiet_NaN(), 5.0f}});
+    ClientMessage m;
+    ASSERT_EQ(decode_client_message(w.bytes(), m), WireError::None);
+    EXPECT_EQ(m.input.direction.x, 0.0f);
+    EXPECT_EQ(m.input.direction.y, 1.0f);  // clamped
+}
+
+TEST(RoomWire, TruthQueryKeysRoundTripAsIndexGapsAndGenerations) {
+    TruthQueryMessage q{.id = 7, .keys = {SlotKey{3, 1}.encode(), SlotKey{4, 70}.encode(), SlotKey{400, 0}.encode()}};
+    ByteWriter w;
+    encode_truth_query(w, q);
+    const Bytes golden = {0x51, 0x07, 0x03, 0x03, 0x01, 0x01, 0x46, 0x8c, 0x03, 0x00};
+    EXPECT_EQ(bytes_of(w), golden);
+    ClientMessage m;
+    ASSERT_EQ(decode_client_message(golden, m), WireError::None);
+    EXPECT_EQ(m.truth_query.keys, q.keys);
+    Bytes repeated = golden;
+    repeated[5] = 0x00;  // a zero gap after the first: the same slot twice
+    EXPECT_EQ(decode_client_message(repeated, m), WireError::NotAscending);
+}
+
+TEST(RoomWire, AClaimedCountBeyondTheBytesIsRefusedBeforeAllocating) {
+    const Bytes claim = {0x51, 0x01, 0xff, 0x3f};  // 8191 keys in zero bytes
+    ClientMessage m;
+    EXPECT_EQ(decode_client_message(claim, m), WireError::TooMany);
+    const Bytes over = {0x51, 0x01, 0x81, 0x40};  // 8193 keys: over the limit
+    EXPECT_EQ(decode_client_message(over, m), WireError::TooMany);
+}
+
+TEST(RoomWire, NamesMustBePrintableAndShort) {
+    ByteWriter w;
+    encode_hello(w, {.build = "b", .playground = "horde", .name = "ok"});
+    Bytes control = bytes_of(w);
+    control.back() = 0x07;  // BEL
+    ClientMessage m;
+    EXPECT_EQ(decode_client_message(control, m), WireError::Malformed);
+    Bytes long_name = {0x4a, 0x01, 0x00, 0x00, 25};
+    long_name.resize(long_name.size() + 25, 'x');
+    EXPECT_EQ(decode_client_message(long_name, m), WireError::TooMany);
+}
+
+TEST(RoomWire, ServerOnlyTypesAndTrailingBytesAreRefused) {
+    ClientMessage m;
+    EXPECT_EQ(decode_client_message(Bytes{0x57, 0x01}, m), WireError::UnknownType);
+    EXPECT_EQ(decode_client_message(Bytes{}, m), WireError::Truncated);
+    EXPECT_EQ(decode_client_message(Bytes{0x50, 0x05, 0x00}, m), WireError::TrailingBytes);
+}
+
+TEST(RoomWire, WelcomeRoundTripsAndRefusesASeatOutsideTheRoom) {
+    const WelcomeMessage w0{.build = "b", .playground = "horde", .seat = 2, .seats = 4, .tick_hz = 60, .settings = "enemies=3000"};
+    ByteWriter w;
+    encode_welcome(w, w0);
+    WelcomeMessage out;
+    ASSERT_EQ(decode_welcome(w.bytes(), out), WireError::None);
+    EXPECT_EQ(out.seat, 2u);
+    EXPECT_EQ(out.seats, 4u);
+    EXPECT_EQ(out.settings, "enemies=3000");
+    ByteWriter bad;
+    encode_welcome(bad, {.build = "b", .playground = "horde", .seat = 4, .seats = 4, .tick_hz = 60, .settings = ""});
+    EXPECT_EQ(decode_welcome(bad.bytes(), out), WireError::Malformed);
+}
+
+TEST(RoomWire, TruthCarriesABitmapAndOnePositionPerAliveKey) {
+    const std::vector<std::uint8_t> alive = {1, 0, 0, 1, 0, 0, 0, 0, 1};
+    const std::vector<Vec2> positions = {{1.0f, 2.0f}, {3.5f, 4.0f}, {100.0f, 0.0f}};
+    ByteWriter w;
+    encode_truth(w, 9, 12345, alive, positions);
+    TruthMessage t;
+    ASSERT_EQ(decode_truth(w.bytes(), t), WireError::None);
+    EXPECT_EQ(t.id, 9u);
+    EXPECT_EQ(t.server_ms, 12345u);
+    ASSERT_EQ(t.alive.size(), 9u);
+    EXPECT_TRUE(t.alive[0] && t.alive[3] && t.alive[8] && !t.alive[1]);
+    ASSERT_EQ(t.positions.size(), 3u);
+    EXPECT_FLOAT_EQ(t.positions[1].x, 3.5f);
+    Bytes padded = bytes_of(w);
+    // Set a padding bit in the second bitmap byte (bit 1 is past the ninth key).
+    const std::size_t bitmap = 1 + 1 + 2 + 1;  // type, id, server_ms (2 bytes), count
+    padded[bitmap + 1] |= 0x02;
+    EXPECT_EQ(decode_truth(padded, t), WireError::Malformed);
+}
+
+TEST(RoomWire, RosterAndRefuseRoundTrip) {
+    const std::vector<RosterEntry> entries = {{0, "ann"}, {3, "bob"}};
+    ByteWriter w;
+    encode_roster(w, entries);
+    std::vector<RosterEntry> out;
+    ASSERT_EQ(decode_roster(w.bytes(), out), WireError::None);
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[1].seat, 3u);
+    EXPECT_EQ(out[1].name, "bob");
+    ByteWriter r;
+    encode_refuse(r, "room is full (4 seats)");
+    std::string reason;
+    ASSERT_EQ(decode_refuse(r.bytes(), reason), WireError::None);
+    EXPECT_EQ(reason, "room is full (4 seats)");
+}
+
+TEST(RoomWire, SanitizedNamesArePrintableShortAndNeverEmpty) {
+    EXPECT_EQ(sanitize_name("  Ann   Lee \n"), "Ann Lee");
+    EXPECT_EQ(sanitize_name("<script>"), "?script?");
+    EXPECT_EQ(sanitize_name("\x01\x02"), "player");
+    EXPECT_EQ(sanitize_name(std::string(100, 'x')).size(), kMaxNameBytes);
+    EXPECT_EQ(sanitize_name("caf\xc3\xa9"), "caf");
+}
+
+Bytes valid_client_message(XorShift& rng) {
+    ByteWriter w;
+    switch (rng.below(4)) {
+        case 0: encode_hello(w, {.build = "abc", .playground = "horde", .name = "n" + std::to_string(rng.below(1000))}); break;
+        case 1:
+            encode_input(w, {.seq = static_cast<std::uint32_t>(rng.below(100000)),
+                             .autopilot = rng.chance(0.3f),
+                             .direction = {rng.range(-1, 1), rng.range(-1, 1)}});
+            break;
+        case 2: encode_ping(w, rng.below(1u << 30)); break;
+        default: {
+            TruthQueryMessage q{.id = static_cast<std::uint32_t>(rng.below(100)), .keys = {}};
+            std::uint32_t index = static_cast<std::uint32_t>(rng.below(40));
+            for (std::uint64_t i = 0, n = rng.below(20); i < n; ++i) {
+                q.keys.push_back(SlotKey{index, static_cast<std::uint16_t>(rng.below(500))}.encode());
+                index += 1 + static_cast<std::uint32_t>(rng.below(300));
+            }
+            encode_truth_query(w, q);
+        }
+    }
+    return bytes_of(w);
+}
+
+TEST(RoomWire, ClientMessageDecoderSurvivesARandomAndMutatedCorpus) {
+    static constexpr std::uint8_t kTypes[] = {0x4a, 0x49, 0x50, 0x51, 0x41};
+    int accepted = 0, refused = 0;
+    for (std::uint64_t seed = 1; seed <= 3000; ++seed) {
+        XorShift rng(mix64(seed));
+        Bytes input = rng.chance(0.2f) ? noise(rng, kTypes[rng.below(5)]) : valid_client_message(rng);
+        if (rng.chance(0.8f)) mutate(input, rng);
+        SCOPED_TRACE(seed);
+        (fuzz::fuzz_client_message(input) ? accepted : refused) += 1;
+    }
+    EXPECT_GT(accepted, 300);
+    EXPECT_GT(refused, 1000);
+}
+
+TEST(RoomWire, ServerMessageDecodersSurviveARandomAndMutatedCorpus) {
+    int accepted = 0;
+    for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
+        XorShift rng(mix64(seed));
+        ByteWriter w;
+        switch (rng.below(4)) {
+            case 0: encode_welcome(w, {.build = "b", .playground = "horde", .seat = 1, .seats = 8, .tick_hz = 60, .settings = "a=1"}); break;
+            case 1: encode_refuse(w, "room is full"); break;
+            case 2: encode_pong(w, {.client_ms = rng.below(1000), .server_ms = rng.below(100000)}); break;
+            default: {
+                const std::vector<std::uint8_t> alive = {1, 0, 1};
+                const std::vector<Vec2> positions = {{rng.range(0, 3000), 5.0f}, {1.0f, 2.0f}};
+                encode_truth(w, 1, 2, alive, positions);
+            }
+        }
+        Bytes input = bytes_of(w);
+        if (rng.chance(0.8f)) mutate(input, rng);
+        accepted += fuzz::fuzz_server_message(input) ? 1 : 0;
+    }
+    EXPECT_GT(accepted, 300);
+}
+
+}  // namespace
+}  // namespace vantage::play

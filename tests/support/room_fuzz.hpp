@@ -1,0 +1,86 @@
+// Fuzz bodies for the room protocol's decoders (playgrounds/common/room_wire.hpp): what a
+// server decodes from any client (decode_client_message) and what a client decodes from a
+// server. Shared by the seeded corpus test (tests/playgrounds/room_wire_test.cpp, native,
+// ASan and wasm) and the libFuzzer target (tests/fuzz/room_message_fuzz.cpp).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "common/room_wire.hpp"
+#include "support/delta_fuzz.hpp"
+
+namespace vantage::fuzz {
+
+inline bool printable(const std::string& s, std::size_t max) {
+    return s.size() <= max && std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
+}
+
+// Returns true when the bytes were accepted. An accepted message re-encodes to the same bytes
+// (every field has one encoding).
+inline bool fuzz_client_message(std::span<const std::uint8_t> bytes) {
+    using namespace vantage::play;
+    ClientMessage m;
+    if (decode_client_message(bytes, m) != WireError::None) return false;
+    ByteWriter w;
+    switch (m.type) {
+        case RoomMessage::Hello:
+            fuzz_check(printable(m.hello.build, kMaxBuildBytes) && printable(m.hello.playground, kMaxPlaygroundBytes) &&
+                           printable(m.hello.name, kMaxNameBytes),
+                       "a hello string is not printable or too long");
+            encode_hello(w, m.hello);
+            break;
+        case RoomMessage::Ack:
+            return true;  // its body is the server half's (fuzz_ack)
+        case RoomMessage::Input:
+            fuzz_check(std::abs(m.input.direction.x) <= 1.0f && std::abs(m.input.direction.y) <= 1.0f,
+                       "an input direction outside [-1, 1]");
+            encode_input(w, m.input);
+            break;
+        case RoomMessage::Ping: encode_ping(w, m.ping_ms); break;
+        case RoomMessage::TruthQuery:
+            fuzz_check(m.truth_query.keys.size() <= kMaxTruthKeys, "a truth query over the limit");
+            fuzz_check(ascending_slot_keys(m.truth_query.keys), "truth query keys not ascending SlotKeys");
+            encode_truth_query(w, m.truth_query);
+            break;
+        default: fuzz_fail("decode_client_message accepted a server-only type");
+    }
+    fuzz_check(w.ok() && std::equal(w.bytes().begin(), w.bytes().end(), bytes.begin(), bytes.end()),
+               "an accepted client message does not re-encode to its bytes");
+    return true;
+}
+
+// Every decoder a client runs on what a server sends; true when any accepted.
+inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
+    using namespace vantage::play;
+    bool any = false;
+    WelcomeMessage welcome;
+    if (decode_welcome(bytes, welcome) == WireError::None) {
+        fuzz_check(welcome.seat < welcome.seats && printable(welcome.settings, kMaxSettingsBytes), "a bad welcome accepted");
+        any = true;
+    }
+    std::string reason;
+    if (decode_refuse(bytes, reason) == WireError::None) {
+        fuzz_check(printable(reason, kMaxReasonBytes), "a refusal reason not printable");
+        any = true;
+    }
+    PongMessage pong;
+    any = decode_pong(bytes, pong) == WireError::None || any;
+    TruthMessage truth;
+    if (decode_truth(bytes, truth) == WireError::None) {
+        const auto alive = static_cast<std::size_t>(std::count(truth.alive.begin(), truth.alive.end(), true));
+        fuzz_check(alive == truth.positions.size() && truth.alive.size() <= kMaxTruthKeys, "truth counts disagree");
+        any = true;
+    }
+    std::vector<RosterEntry> roster;
+    if (decode_roster(bytes, roster) == WireError::None) {
+        fuzz_check(roster.size() <= kMaxRosterSeats, "a roster over the limit");
+        for (const RosterEntry& e : roster) fuzz_check(printable(e.name, kMaxNameBytes), "a roster name not printable");
+        any = true;
+    }
+    return any;
+}
+
+}  // namespace vantage::fuzz
