@@ -1,0 +1,218 @@
+// vantage_room_load: the room under load, over loopback. One process: the horde room on its
+// own thread (the server, timed phase by phase), N bots on this thread (the page's client
+// code over native sockets, autopilot on). Prints server ms per tick by phase, KiB/s per
+// client on the socket, frames lost and resident memory; --every S prints a line every S
+// seconds (the soak). Load and soak figures come from here, never from a timed test.
+//
+//   vantage_room_load [--bots N] [--seconds S] [--every S] [--enemies N] [--loss PCT] [--markdown FILE]
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/host.hpp"
+#include "room/horde_bot.hpp"
+#include "room/horde_room.hpp"
+#include "room/room_server.hpp"
+
+using namespace vantage;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+double rss_mib() {
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        std::fclose(f);
+    }
+    return static_cast<double>(resident) * 4096.0 / (1024.0 * 1024.0);
+}
+
+// Times the room's phases on the server thread; read under the mutex.
+class PhaseTimer final : public play::Profiler {
+public:
+    void begin(const char* phase) override { open_[phase] = Clock::now(); }
+    void end(const char* phase) override {
+        const double ms = ms_since(open_[phase]);
+        std::lock_guard lock(mutex_);
+        total_ms_[phase] += ms;
+    }
+    void tick_done(double ms) {
+        std::lock_guard lock(mutex_);
+        ticks_ += 1;
+        tick_ms_ += ms;
+        worst_ms_ = std::max(worst_ms_, ms);
+    }
+    struct Snapshot {
+        std::map<std::string, double> total_ms;
+        double ticks = 0, tick_ms = 0, worst_ms = 0;
+    };
+    Snapshot take_and_reset() {
+        std::lock_guard lock(mutex_);
+        Snapshot s{total_ms_, ticks_, tick_ms_, worst_ms_};
+        total_ms_.clear();
+        ticks_ = tick_ms_ = worst_ms_ = 0;
+        return s;
+    }
+
+private:
+    std::map<const char*, Clock::time_point> open_;  // server thread only
+    std::mutex mutex_;
+    std::map<std::string, double> total_ms_;
+    double ticks_ = 0, tick_ms_ = 0, worst_ms_ = 0;
+};
+
+// The room with its tick timed as a whole too.
+class TimedRoom final : public room::RoomHandler {
+public:
+    TimedRoom(room::HordeRoom& room, PhaseTimer& timer) : room_(room), timer_(timer) {}
+    void on_open(room::ConnectionId id, std::string_view a) override { room_.on_open(id, a); }
+    void on_message(room::ConnectionId id, std::span<const std::uint8_t> b) override { room_.on_message(id, b); }
+    void on_close(room::ConnectionId id) override { room_.on_close(id); }
+    void on_tick(double now_ms) override {
+        const auto t0 = Clock::now();
+        room_.on_tick(now_ms);
+        timer_.tick_done(ms_since(t0));
+    }
+
+private:
+    room::HordeRoom& room_;
+    PhaseTimer& timer_;
+};
+
+int usage(const std::string& e) {
+    std::fprintf(stderr, "vantage_room_load: %s\nusage: vantage_room_load [--bots N] [--seconds S] [--every S] "
+                         "[--enemies N] [--loss PCT] [--markdown FILE]\n", e.c_str());
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    int bots_n = 32;
+    double seconds = 10, every = 0, loss = 0;
+    int enemies = 3000;
+    std::string markdown;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        double v = 0;
+        const bool has = i + 1 < argc && play::parse_value(argv[i + 1], v);
+        if (a == "--markdown" && i + 1 < argc) {
+            markdown = argv[++i];
+            continue;
+        }
+        if (!has) return usage("'" + a + "' needs a number");
+        ++i;
+        if (a == "--bots" && v >= 1 && v <= 128) bots_n = static_cast<int>(v);
+        else if (a == "--seconds" && v > 0 && v <= 36000) seconds = v;
+        else if (a == "--every" && v >= 0) every = v;
+        else if (a == "--enemies" && v >= 200 && v <= 8000) enemies = static_cast<int>(v);
+        else if (a == "--loss" && v >= 0 && v <= 40) loss = v;
+        else return usage("bad argument '" + a + "'");
+    }
+
+    room::HordeRoomOptions game;
+    game.seats = 128;
+    game.settings.enemies = enemies;
+    game.settings.loss_pct = loss;
+    room::HordeRoom horde(game);
+    PhaseTimer timer;
+    horde.set_profiler(&timer);
+    TimedRoom timed(horde, timer);
+    room::RoomServerOptions net;
+    net.port = 0;
+    net.max_message_bytes = 16 * 1024;
+    room::RoomServer server(net, timed);
+    horde.attach(server);
+    if (std::string e = server.listen(); !e.empty()) return usage(e);
+    std::thread thread([&] { server.run(); });
+    const std::string url = "ws://127.0.0.1:" + std::to_string(server.port()) + "/ws";
+
+    const auto t0 = Clock::now();
+    std::vector<std::unique_ptr<room::HordeBot>> bots;
+    for (int i = 0; i < bots_n; ++i) {
+        bots.push_back(std::make_unique<room::HordeBot>(play::HordeRemoteOptions{.name = "bot" + std::to_string(i)}));
+        if (std::string e = bots.back()->join(url, ms_since(t0)); !e.empty()) return usage("bot join: " + e);
+    }
+    // Warm-up: every bot seated and receiving.
+    double last = ms_since(t0);
+    auto frame = [&] {
+        const double t = ms_since(t0);
+        for (auto& b : bots) b->update(t, static_cast<float>((t - last) / 1000.0));
+        last = t;
+        std::this_thread::sleep_for(std::chrono::milliseconds(4));
+    };
+    while (ms_since(t0) < 2000) frame();
+    timer.take_and_reset();
+    std::uint64_t down0 = 0;
+    for (auto& b : bots) down0 += b->remote().bytes_down();
+
+    std::printf("room load: %d bots, %d enemies, %.0f%% loss, %.0f s measured (after 2 s warm-up)\n", bots_n, enemies,
+                loss, seconds);
+    const auto m0 = Clock::now();
+    double next_line = every;
+    while (ms_since(m0) < seconds * 1000.0) {
+        frame();
+        if (every > 0 && ms_since(m0) >= next_line * 1000.0) {
+            const PhaseTimer::Snapshot s = timer.take_and_reset();
+            std::printf("  t=%5.0f s  rss %.1f MiB  tick mean %.2f ms, worst %.2f ms\n", next_line, rss_mib(),
+                        s.ticks > 0 ? s.tick_ms / s.ticks : 0.0, s.worst_ms);
+            std::fflush(stdout);
+            next_line += every;
+        }
+    }
+    const double measured_s = ms_since(m0) / 1000.0;
+    const PhaseTimer::Snapshot s = timer.take_and_reset();
+    std::uint64_t down = 0, lost = 0, joined = 0;
+    double rtt = 0;
+    for (auto& b : bots) {
+        down += b->remote().bytes_down();
+        lost += b->remote().frames_lost();
+        joined += b->remote().status() == play::HordeRemote::Status::Joined ? 1 : 0;
+        rtt += std::max(0.0, b->remote().rtt_ms());
+    }
+    server.stop();
+    thread.join();
+
+    std::string table;
+    char line[256];
+    std::snprintf(line, sizeof line, "| bots | enemies | loss | ticks | tick mean ms | tick worst ms |");
+    table += line;
+    std::vector<std::string> phases;
+    for (const auto& [name, ms] : s.total_ms) phases.push_back(name);
+    for (const std::string& p : phases) table += " " + p + " ms |";
+    table += " KiB/s per client | frames lost | RTT ms | RSS MiB |\n|";
+    for (std::size_t i = 0; i < 10 + phases.size(); ++i) table += "---|";
+    table += "\n";
+    std::snprintf(line, sizeof line, "| %d | %d | %.0f%% | %.0f | %.3f | %.3f |", bots_n, enemies, loss, s.ticks,
+                  s.ticks > 0 ? s.tick_ms / s.ticks : 0.0, s.worst_ms);
+    table += line;
+    for (const std::string& p : phases) {
+        std::snprintf(line, sizeof line, " %.3f |", s.ticks > 0 ? s.total_ms.at(p) / s.ticks : 0.0);
+        table += line;
+    }
+    std::snprintf(line, sizeof line, " %.1f | %llu | %.1f | %.1f |\n",
+                  static_cast<double>(down - down0) / static_cast<double>(bots_n) / measured_s / 1024.0,
+                  static_cast<unsigned long long>(lost), rtt / static_cast<double>(bots_n), rss_mib());
+    table += line;
+    std::printf("%s", table.c_str());
+    std::printf("%llu of %d bots seated at the end; tick budget at 60 Hz: 16.667 ms\n",
+                static_cast<unsigned long long>(joined), bots_n);
+    if (!markdown.empty()) {
+        if (FILE* f = std::fopen(markdown.c_str(), "a")) {
+            std::fputs(table.c_str(), f);
+            std::fclose(f);
+        }
+    }
+    return joined == static_cast<std::uint64_t>(bots_n) ? 0 : 1;
+}
