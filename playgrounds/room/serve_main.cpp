@@ -2,9 +2,11 @@
 // the page from one process: HTTP for the web build's files, a WebSocket at /ws for players
 // (browsers, the desktop app, bots). Ctrl+C stops it cleanly.
 //
-//   vantage_serve horde [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--bind ADDR]
+//   vantage_serve horde [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] [--bind ADDR]
 //
-// --bind defaults to 127.0.0.1 (loopback only); nothing listens beyond it unless asked.
+// It binds 127.0.0.1 (loopback only) unless told otherwise: --lan binds every interface
+// (IPv4 and IPv6) and prints each LAN URL with a QR code of the first; --bind ADDR binds one
+// address. The teacher token (printed, random per run) opens the teacher console.
 // Bad flags or settings: a message and exit status 2.
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +15,7 @@
 
 #include "common/host.hpp"
 #include "room/horde_room.hpp"
+#include "room/lan.hpp"
 #include "room/room_server.hpp"
 
 using namespace vantage;
@@ -22,7 +25,7 @@ namespace {
 int usage(const std::string& error) {
     std::fprintf(stderr, "vantage serve: %s\n", error.c_str());
     std::fprintf(stderr,
-                 "usage: vantage serve horde [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--bind ADDR]\n");
+                 "usage: vantage serve horde [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] [--bind ADDR]\n");
     return 2;
 }
 
@@ -48,8 +51,14 @@ int main(int argc, char** argv) {
     room::RoomServerOptions net;
     room::HordeRoomOptions game;
     std::string settings;
+    bool lan = false;
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
+        if (arg == "--lan") {
+            lan = true;
+            net.bind = "::";
+            continue;
+        }
         const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
         long n = 0;
         if (arg == "--port") {
@@ -87,8 +96,17 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "vantage serve: %s\n", e.c_str());
         return 1;
     }
+    const unsigned port = server.port();
     const std::string host = net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind;
-    std::printf("Vantage room: http://%s:%u/#horde/join\n", host.c_str(), static_cast<unsigned>(server.port()));
+    std::printf("Vantage room: http://%s:%u/#horde/join\n", host.c_str(), port);
+    if (lan) {
+        const std::vector<std::string> addresses = room::lan_addresses();
+        if (addresses.empty()) std::printf("  --lan: this machine has no LAN address (only loopback is reachable)\n");
+        for (const std::string& a : addresses) std::printf("Vantage room on the LAN: http://%s:%u/#horde/join\n", a.c_str(), port);
+        if (!addresses.empty()) {
+            std::printf("%s", room::qr_terminal("http://" + addresses[0] + ":" + std::to_string(port) + "/#horde/join").c_str());
+        }
+    }
     std::printf("  %d seats, %d enemies, tick %d Hz; settings: %s\n", game.seats, game.settings.enemies, game.tick_hz,
                 game.describe().c_str());
     std::printf("  desktop: ./vantage play --desktop --join ws://%s:%u/ws    stop: Ctrl+C\n", host.c_str(),
