@@ -258,7 +258,8 @@ public:
         const auto& o = server_.options;
         if (queue_.size() >= o.max_queue_messages || stats_.queued_bytes + bytes.size() > o.max_queue_bytes) {
             ++stats_.dropped_out;
-            if (!full_since_) full_since_ = Clock::now();
+            // A message larger than the whole byte budget does not make an empty queue "full".
+            if (!full_since_ && !queue_.empty()) full_since_ = Clock::now();
             check_slow(Clock::now());
             return SendResult::Dropped;
         }
