@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/views.hpp"
@@ -25,12 +26,12 @@ struct App {
     MeterHistory history;
     std::vector<Meter> meters;
     std::uint64_t last_counter = 0;  // SDL performance counter at the previous frame
-    long frames_left = -1;  // -1: run until closed
+    long frames_left = -1;           // -1: run until closed
     bool running = true;
-    double next_sample_s = 0.0;  // simulated time of the next history sample
-    std::size_t shown_tab = 0;  // the playground whose tab ImGui last drew
-    std::string status;      // last rejected setting, shown in the context bar
-    std::string screenshot;  // --screenshot: binary PPM of the last frame (desktop tests)
+    double next_sample_s = 0.0;     // simulated time of the next history sample
+    std::size_t shown_tab = 0;      // the playground whose tab ImGui last drew
+    std::string status;             // last rejected setting, shown in the context bar
+    std::string screenshot;         // --screenshot: binary PPM of the last frame (desktop tests)
     float ui_scale = 1.0f;          // fonts and widgets, for projectors (0.75..2.5)
     float pending_ui_scale = 0.0f;  // applied between frames (the font atlas is rebuilt)
     double link_copied_at = -1.0;   // wall seconds of the last "Copy link", for feedback
@@ -39,7 +40,7 @@ struct App {
     // moving averages over about half a second), and memory.
     double sim_ms_per_tick = 0.0;
     double frame_ms = 0.0;
-    double memory_bytes = 0.0;      // sampled twice a second (natively it is a file read)
+    double memory_bytes = 0.0;  // sampled twice a second (natively it is a file read)
     double memory_sampled_at = -1.0;
 
 private:

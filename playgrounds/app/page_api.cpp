@@ -16,13 +16,17 @@ namespace {
 vantage::play::App* g_app = nullptr;  // set by attach_page_api, before the page can call
 }  // namespace
 
-void vantage::play::attach_page_api(App& app) { g_app = &app; }
+void vantage::play::attach_page_api(App& app) {
+    g_app = &app;
+}
 
 using namespace vantage::play;
 
 extern "C" {
 
-const char* vantage_version() { return VANTAGE_VERSION; }
+const char* vantage_version() {
+    return VANTAGE_VERSION;
+}
 
 const char* vantage_playgrounds() {
     static std::string out;
@@ -66,7 +70,9 @@ const char* vantage_copy_link() {
     return out.c_str();
 }
 
-float vantage_ui_scale() { return g_app->ui_scale; }
+float vantage_ui_scale() {
+    return g_app->ui_scale;
+}
 
 // {"sim_ms_per_tick":..., "frame_ms":..., "memory_bytes":...}: the performance overlay.
 const char* vantage_perf() {

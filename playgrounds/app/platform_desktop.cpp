@@ -16,7 +16,9 @@ const char* request_gl_context() {
     return "#version 130";
 }
 
-const char* presets_dir() { return VANTAGE_PRESETS_DIR; }
+const char* presets_dir() {
+    return VANTAGE_PRESETS_DIR;
+}
 
 double memory_bytes() {
     long pages = 0, resident = 0;
@@ -27,9 +29,13 @@ double memory_bytes() {
     return static_cast<double>(resident) * 4096.0;
 }
 
-void copy_link(const std::string& url_hash) { SDL_SetClipboardText(url_hash.c_str()); }
+void copy_link(const std::string& url_hash) {
+    SDL_SetClipboardText(url_hash.c_str());
+}
 
-float remembered_ui_scale() { return 1.0f; }
+float remembered_ui_scale() {
+    return 1.0f;
+}
 
 void remember_ui_scale(float /*scale*/) {}
 

@@ -37,10 +37,16 @@ const char* request_gl_context() {
 }
 
 // Embedded at this path by the link (--embed-file, playgrounds/CMakeLists.txt).
-const char* presets_dir() { return VANTAGE_APP_PRESETS_DIR; }
+const char* presets_dir() {
+    return VANTAGE_APP_PRESETS_DIR;
+}
 
-double memory_bytes() { return static_cast<double>(emscripten_get_heap_size()); }
+double memory_bytes() {
+    return static_cast<double>(emscripten_get_heap_size());
+}
 
+// The JavaScript inside EM_ASM is not C++: clang-format would split it (and `=>` into `= >`).
+// clang-format off
 void copy_link(const std::string& url_hash) {
     EM_ASM({
         const link = location.origin + location.pathname + UTF8ToString($0);
@@ -60,6 +66,7 @@ float remembered_ui_scale() {
 void remember_ui_scale(float scale) {
     EM_ASM({ try { localStorage.setItem('vantage.ui_scale', String($0)); } catch (e) {} }, scale);
 }
+// clang-format on
 
 void sync_window_size(SDL_Window* window) {
     // The canvas fills the page (CSS); follow its size so the UI follows window resizes.
@@ -71,11 +78,13 @@ void sync_window_size(SDL_Window* window) {
         SDL_SetWindowSize(window, static_cast<int>(css_w), static_cast<int>(css_h));
 }
 
+// clang-format off
 void run_loop(App& app, bool (*frame)(App&)) {
     attach_page_api(app);
     EM_ASM({ if (Module.onAppReady) Module.onAppReady(); });
     g_loop = {&app, frame};
     emscripten_set_main_loop_arg(loop_body, &g_loop, 0, true);
 }
+// clang-format on
 
 }  // namespace vantage::play::platform

@@ -19,10 +19,10 @@
 #include "netcode/netcode_sim.hpp"
 
 // X(Sim, name, report, largest); the order is the order of the page's tabs.
-#define VANTAGE_PLAYGROUNDS(X)                                                                                       \
-    X(BlackholeSim, "blackhole", &blackhole_report, "holes=64&pellets=6000")                                         \
-    X(HordeSim, "horde", &horde_report, "enemies=8000&players=128")                                                  \
-    X(NetcodeSim, "netcode", &report_netcode,                                                                        \
+#define VANTAGE_PLAYGROUNDS(X)                                                                                     \
+    X(BlackholeSim, "blackhole", &blackhole_report, "holes=64&pellets=6000")                                       \
+    X(HordeSim, "horde", &horde_report, "enemies=8000&players=128")                                                \
+    X(NetcodeSim, "netcode", &report_netcode,                                                                      \
       "server_hz=60&jitter_ms=100&loss_pct=20&interpolation=1&extrapolation=1&second_order=1&adaptive_buffering=1" \
-      "&lag_compensation=1&shots_per_s=5")                                                                           \
+      "&lag_compensation=1&shots_per_s=5")                                                                         \
     X(MeterSim, "meter", nullptr, "")
