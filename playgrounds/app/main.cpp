@@ -1,6 +1,7 @@
 // The Vantage app: the playgrounds in one SDL2 + OpenGL3 + Dear ImGui window, natively or
-// in the browser. main() reads top to bottom; the only web difference is how the frame
-// function is called (Emscripten's main loop) and the small C API the page uses.
+// in the browser. main() reads top to bottom: init, loop, shutdown. What the desktop and the
+// browser do differently (the loop driver, clipboard, memory, canvas size, remembered UI
+// scale, the page's C API) is behind app/platform.hpp, one implementation chosen by CMake.
 //
 // Command line (desktop): vantage_app [--frames N] [SETTINGS]
 //   SETTINGS uses the URL hash format, e.g. 'meter/seed=7&rate_kib=100'.
@@ -8,6 +9,7 @@
 //   --screenshot FILE  with --frames: write the last frame as a binary PPM.
 //   Bad flags or settings: a message and exit status 2.
 #include <SDL.h>
+#include <SDL_opengl.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,71 +21,29 @@
 #include <imgui_impl_opengl3.h>
 #include <imgui_impl_sdl.h>
 
-#ifdef __EMSCRIPTEN__
-#include <GLES3/gl3.h>
-#include <emscripten.h>
-#include <emscripten/heap.h>
-#include <emscripten/html5.h>
-// EM_ASM's $0 arguments read as identifiers with '$' to -Wpedantic.
-#pragma clang diagnostic ignored "-Wdollar-in-identifier-extension"
-#else
-#include <SDL_opengl.h>
-#endif
-
+#include "app/app.hpp"
+#include "app/platform.hpp"
 #include "app/ui.hpp"
-#include "app/views.hpp"
-#include "common/catalog.hpp"
-#include "common/history.hpp"
 #include "common/host.hpp"
 #include "common/preset.hpp"
 
-#ifndef VANTAGE_VERSION
-#define VANTAGE_VERSION "0.0.0"
-#endif
+namespace vantage::play {
+
+void refresh_meters(App& app) {
+    app.meters.clear();
+    app.host.current().meters(app.meters);
+}
+
+void copy_link(App& app) {
+    platform::copy_link(app.host.url());
+    app.link_copied_at = app.wall_s;
+}
+
+}  // namespace vantage::play
 
 namespace {
 
 using namespace vantage::play;
-
-struct App {
-    SDL_Window* window = nullptr;
-    Host host{make_all_simulations()};
-    MeterHistory history;
-    std::vector<Meter> meters;
-    Uint64 last_counter = 0;
-    long frames_left = -1;  // -1: run until closed
-    bool running = true;
-    double next_sample_s = 0.0;  // simulated time of the next history sample
-    std::size_t shown_tab = 0;  // the playground whose tab ImGui last drew
-    std::string status;      // last rejected setting, shown in the context bar
-    std::string screenshot;  // --screenshot: binary PPM of the last frame (desktop tests)
-    float ui_scale = 1.0f;          // fonts and widgets, for projectors (0.75..2.5)
-    float pending_ui_scale = 0.0f;  // applied between frames (the font atlas is rebuilt)
-    double link_copied_at = -1.0;   // wall seconds of the last "Copy link", for feedback
-    double wall_s = 0.0;
-    // Performance overlay: smoothed simulation cost per tick and frame time (exponential
-    // moving averages over about half a second), and memory.
-    double sim_ms_per_tick = 0.0;
-    double frame_ms = 0.0;
-    double memory_bytes = 0.0;      // sampled twice a second (natively it is a file read)
-    double memory_sampled_at = -1.0;
-};
-
-// Bytes the app holds: the wasm heap in the browser, the resident set natively.
-double read_memory_bytes() {
-#ifdef __EMSCRIPTEN__
-    return static_cast<double>(emscripten_get_heap_size());
-#else
-    long pages = 0, resident = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-        std::fclose(f);
-    }
-    return static_cast<double>(resident) * 4096.0;
-#endif
-}
-
-App* g_app = nullptr;  // the page's C API reaches the app through this
 
 void draw_context_bar(App& app) {
     Host& host = app.host;
@@ -154,35 +114,7 @@ void apply_ui_scale(App& app, float scale, bool have_renderer) {
     ImGui::StyleColorsDark(&style);
     style.ScaleAllSizes(scale);
     ImGui::GetStyle() = style;
-#ifdef __EMSCRIPTEN__
-    EM_ASM({ try { localStorage.setItem('vantage.ui_scale', String($0)); } catch (e) {} }, scale);
-#endif
-}
-
-float remembered_ui_scale() {
-#ifdef __EMSCRIPTEN__
-    const double v = EM_ASM_DOUBLE({
-        try { const v = parseFloat(localStorage.getItem('vantage.ui_scale')); return isFinite(v) ? v : 1; }
-        catch (e) { return 1; }
-    });
-    return v >= 0.75 && v <= 2.5 ? static_cast<float>(v) : 1.0f;
-#else
-    return 1.0f;
-#endif
-}
-
-void copy_link(App& app) {
-    const std::string url = app.host.url();
-#ifdef __EMSCRIPTEN__
-    EM_ASM({
-        const link = location.origin + location.pathname + UTF8ToString($0);
-        if (navigator.clipboard) navigator.clipboard.writeText(link).catch(() => {});
-        window.vantageCopiedLink = link;
-    }, url.c_str());
-#else
-    SDL_SetClipboardText(url.c_str());
-#endif
-    app.link_copied_at = app.wall_s;
+    platform::remember_ui_scale(scale);
 }
 
 void draw_workshop_bar(App& app) {
@@ -250,12 +182,11 @@ void draw_ui(App& app) {
             if (i == app.host.active()) {
                 if (app.shown_tab != i) {
                     app.history.clear();
-                    app.meters.clear();
-                    app.host.current().meters(app.meters);
+                    refresh_meters(app);
                     app.shown_tab = i;
                 }
                 ViewContext v{app.host, app.history, app.meters};
-                if (ViewFn draw = find_view(sim.name())) draw(v);
+                app.views[i](v);
             }
             ImGui::EndTabItem();
         }
@@ -280,8 +211,9 @@ void save_screenshot(const std::string& path, int w, int h) {
     std::fclose(f);
 }
 
-void frame(void* arg) {
-    App& app = *static_cast<App*>(arg);
+// One frame: events, wall clock to fixed ticks, meters, UI, present. False once the app
+// should stop (window closed, or --frames done).
+bool frame(App& app) {
     SDL_Event event;
     while (SDL_PollEvent(&event)) {
         ImGui_ImplSDL2_ProcessEvent(&event);
@@ -290,15 +222,7 @@ void frame(void* arg) {
             event.window.windowID == SDL_GetWindowID(app.window))
             app.running = false;
     }
-#ifdef __EMSCRIPTEN__
-    // The canvas fills the page (CSS); follow its size so the UI follows window resizes.
-    double css_w = 0, css_h = 0;
-    emscripten_get_element_css_size("#canvas", &css_w, &css_h);
-    int win_w = 0, win_h = 0;
-    SDL_GetWindowSize(app.window, &win_w, &win_h);
-    if (css_w >= 1 && css_h >= 1 && (static_cast<int>(css_w) != win_w || static_cast<int>(css_h) != win_h))
-        SDL_SetWindowSize(app.window, static_cast<int>(css_w), static_cast<int>(css_h));
-#endif
+    platform::sync_window_size(app.window);
     // Wall clock to fixed ticks: the only place the app reads a clock.
     const Uint64 now = SDL_GetPerformanceCounter();
     const double wall_dt = app.last_counter ? static_cast<double>(now - app.last_counter) /
@@ -319,12 +243,11 @@ void frame(void* arg) {
     }
     if (wall_dt > 0.0) app.frame_ms += (wall_dt * 1000.0 - app.frame_ms) * 0.05;
     if (app.memory_sampled_at < 0.0 || app.wall_s - app.memory_sampled_at >= 0.5) {
-        app.memory_bytes = read_memory_bytes();
+        app.memory_bytes = platform::memory_bytes();
         app.memory_sampled_at = app.wall_s;
     }
     if (ticks_run > 0 || app.meters.empty()) {
-        app.meters.clear();
-        app.host.current().meters(app.meters);
+        refresh_meters(app);
         // History is sampled in simulated time (every 0.25 s), so a plot spans the same
         // simulated minute whatever the frame rate or speed.
         const double t = app.host.current().time_s();
@@ -350,9 +273,7 @@ void frame(void* arg) {
     SDL_GL_SwapWindow(app.window);
 
     if (app.frames_left > 0 && --app.frames_left == 0) app.running = false;
-#ifdef __EMSCRIPTEN__
-    if (!app.running) emscripten_cancel_main_loop();
-#endif
+    return app.running;
 }
 
 int usage(const char* argv0, const std::string& error) {
@@ -364,8 +285,7 @@ int usage(const char* argv0, const std::string& error) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    static App app;
-    g_app = &app;
+    static App app;  // static: in the browser the loop outlives main()'s frame
     std::string settings;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -384,12 +304,8 @@ int main(int argc, char** argv) {
             settings = arg;
         }
     }
-#ifdef VANTAGE_APP_PRESETS_DIR
-    const char* presets_dir = VANTAGE_APP_PRESETS_DIR;
-#else
-    const char* presets_dir = VANTAGE_PRESETS_DIR;
-#endif
-    for (const std::string& e : load_all_presets(app.host, presets_dir)) std::fprintf(stderr, "%s\n", e.c_str());
+    for (const std::string& e : load_all_presets(app.host, platform::presets_dir()))
+        std::fprintf(stderr, "%s\n", e.c_str());
     if (!settings.empty()) {
         const std::vector<std::string> errors = app.host.apply_url(settings);
         for (const std::string& e : errors) std::fprintf(stderr, "%s\n", e.c_str());
@@ -400,19 +316,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "SDL_Init failed: %s\n", SDL_GetError());
         return 1;
     }
-#ifdef __EMSCRIPTEN__
-    const char* glsl_version = "#version 300 es";
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_ES);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
-#else
-    const char* glsl_version = "#version 130";
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
-#endif
+    const char* glsl_version = platform::request_gl_context();
     SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
     SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
     app.window = SDL_CreateWindow("Vantage", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, 1280, 800,
@@ -432,16 +336,11 @@ int main(int argc, char** argv) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // layout is code, not a file in the working directory
-    apply_ui_scale(app, remembered_ui_scale(), false);
+    apply_ui_scale(app, platform::remembered_ui_scale(), false);
     ImGui_ImplSDL2_InitForOpenGL(app.window, gl);
     ImGui_ImplOpenGL3_Init(glsl_version);
 
-#ifdef __EMSCRIPTEN__
-    EM_ASM({ if (Module.onAppReady) Module.onAppReady(); });
-    emscripten_set_main_loop_arg(frame, &app, 0, true);
-#else
-    while (app.running) frame(&app);
-#endif
+    platform::run_loop(app, frame);
 
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();
@@ -450,85 +349,4 @@ int main(int argc, char** argv) {
     SDL_DestroyWindow(app.window);
     SDL_Quit();
     return 0;
-}
-
-// The page's API (web/vantage.js wraps these as window.vantage). Strings returned stay valid
-// until the next call of the same function.
-extern "C" {
-
-const char* vantage_version() { return VANTAGE_VERSION; }
-
-const char* vantage_playgrounds() {
-    static std::string out;
-    out = g_app->host.playgrounds_json();
-    return out.c_str();
-}
-
-const char* vantage_state() {
-    static std::string out;
-    out = g_app->host.state_json();
-    return out.c_str();
-}
-
-// Empty string on success, otherwise the reason the value was refused.
-const char* vantage_set(const char* name, const char* value) {
-    static std::string out;
-    out = g_app->host.set(name ? name : "", value ? value : "");
-    if (out.empty()) {
-        g_app->meters.clear();
-        g_app->host.current().meters(g_app->meters);
-    }
-    return out.c_str();
-}
-
-// Applies a URL hash; returns the rejected parts, one per line (empty when all applied).
-const char* vantage_apply_hash(const char* hash) {
-    static std::string out;
-    out.clear();
-    for (const std::string& e : g_app->host.apply_url(hash ? hash : "")) out += e + "\n";
-    return out.c_str();
-}
-
-// One fixed tick now, paused or not (the page's Step, and deterministic tests).
-void vantage_step() {
-    g_app->host.single_step();
-    g_app->meters.clear();
-    g_app->host.current().meters(g_app->meters);
-}
-
-// The "Copy link" button: puts the full link on the clipboard and returns it.
-const char* vantage_copy_link() {
-    static std::string out;
-    copy_link(*g_app);
-    out = g_app->host.url();
-    return out.c_str();
-}
-
-float vantage_ui_scale() { return g_app->ui_scale; }
-
-// {"sim_ms_per_tick":..., "frame_ms":..., "memory_bytes":...}: the performance overlay.
-const char* vantage_perf() {
-    static std::string out;
-    out = "{\"sim_ms_per_tick\":";
-    append_json_number(out, g_app->sim_ms_per_tick);
-    out += ",\"frame_ms\":";
-    append_json_number(out, g_app->frame_ms);
-    out += ",\"memory_bytes\":";
-    append_json_number(out, g_app->memory_bytes);
-    out += "}";
-    return out.c_str();
-}
-
-// Empty string on success, otherwise why the scale was refused. Remembered per browser.
-const char* vantage_set_ui_scale(float scale) {
-    if (!(scale >= 0.75f && scale <= 2.5f)) return "UI scale must be from 0.75 to 2.5";
-    g_app->pending_ui_scale = scale;
-    return "";
-}
-
-const char* vantage_url() {
-    static std::string out;
-    out = g_app->host.url();
-    return out.c_str();
-}
 }

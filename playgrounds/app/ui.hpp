@@ -35,9 +35,6 @@ struct PlotSeries {
 // Several series on one set of axes, sharing a y range from 0 to the max seen.
 void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 size, const char* unit);
 
-// View function of one playground.
-using ViewFn = void (*)(ViewContext&);
-
 }  // namespace vantage::play
 
 #include "vantage/vec.hpp"

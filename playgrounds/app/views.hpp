@@ -1,35 +1,32 @@
-// The view of each playground, by name. The simulations are listed in
-// common/catalog.cpp; this is their UI half, looked up by the same name.
+// The UI half of the playground list (common/playground_list.hpp): each playground's view,
+// holding its simulation by its concrete type. A view is
+//     void draw_view(ViewContext& v, HordeSim& sim);
+// defined in <name>/<name>_view.cpp; the declarations below come from the list, one per line.
 #pragma once
 
-#include <string_view>
+#include <functional>
+#include <memory>
+#include <vector>
 
 #include "app/ui.hpp"
+#include "common/playground_list.hpp"
+#include "common/simulation.hpp"
 
 namespace vantage::play {
 
-void draw_meter_view(ViewContext& v);
-void draw_blackhole_view(ViewContext& v);
-void draw_horde_view(ViewContext& v);
-void draw_netcode_view(ViewContext& v);
+#define VANTAGE_DECLARE_VIEW(Sim, name, report, largest) void draw_view(ViewContext& v, Sim& sim);
+VANTAGE_PLAYGROUNDS(VANTAGE_DECLARE_VIEW)
+#undef VANTAGE_DECLARE_VIEW
 
-struct ViewEntry {
-    const char* name;
-    ViewFn draw;
+// Draws one playground's tab: its view, bound to its simulation (as its own type).
+using PlaygroundView = std::function<void(ViewContext&)>;
+
+struct Playgrounds {
+    std::vector<std::unique_ptr<Simulation>> sims;  // in list order: what the Host runs
+    std::vector<PlaygroundView> views;              // views[i] draws *sims[i]; valid while sims[i] lives
 };
 
-inline constexpr ViewEntry kViews[] = {
-    {"meter", &draw_meter_view},
-    {"blackhole", &draw_blackhole_view},
-    {"horde", &draw_horde_view},
-    {"netcode", &draw_netcode_view},
-};
-
-inline ViewFn find_view(std::string_view name) {
-    for (const ViewEntry& e : kViews) {
-        if (name == e.name) return e.draw;
-    }
-    return nullptr;
-}
+// Every playground of the list, built as its own type and paired with its view.
+Playgrounds make_playgrounds();
 
 }  // namespace vantage::play

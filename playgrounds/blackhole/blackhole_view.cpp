@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/ui.hpp"
+#include "app/views.hpp"
 #include "blackhole/blackhole_sim.hpp"
 
 namespace vantage::play {
@@ -120,10 +121,8 @@ const char* lane_title(LaneKind kind) {
 
 }  // namespace
 
-void draw_blackhole_view(ViewContext& v) {
-    auto* sim = dynamic_cast<BlackholeSim*>(&v.host.current());
-    if (!sim) return;
-    steer_from_keys(v, *sim);
+void draw_view(ViewContext& v, BlackholeSim& sim) {
+    steer_from_keys(v, sim);
 
     ImGui::BeginChild("controls", ImVec2(360, 0), true);
     ImGui::TextWrapped(
@@ -141,7 +140,7 @@ void draw_blackhole_view(ViewContext& v) {
     ImGui::SameLine();
 
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
-    const std::vector<BlackholeSim::Lane>& lanes = sim->lanes();
+    const std::vector<BlackholeSim::Lane>& lanes = sim.lanes();
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float col_w = (ImGui::GetContentRegionAvail().x - spacing * static_cast<float>(lanes.size() - 1)) /
                         static_cast<float>(lanes.size());
@@ -151,7 +150,7 @@ void draw_blackhole_view(ViewContext& v) {
         if (i > 0) ImGui::SameLine();
         ImGui::BeginChild(lanes[i].name.c_str(), ImVec2(col_w, 0), false);
         ImGui::Text("%s", lane_title(lanes[i].kind));
-        draw_lane_world(*sim, lanes[i], side);
+        draw_lane_world(sim, lanes[i], side);
         draw_lane_readouts(v, lanes[i]);
         ImGui::EndChild();
     }

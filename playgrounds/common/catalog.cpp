@@ -3,11 +3,7 @@
 #include <algorithm>
 
 #include "common/host.hpp"
-
-#include "blackhole/blackhole_sim.hpp"
-#include "horde/horde_sim.hpp"
-#include "meter/meter_sim.hpp"
-#include "netcode/netcode_sim.hpp"
+#include "common/playground_list.hpp"
 
 namespace vantage::play {
 
@@ -35,14 +31,9 @@ std::string ReportOptions::sweep_note(std::initializer_list<std::string_view> sw
 }
 
 const std::vector<PlaygroundEntry>& playground_catalog() {
-    static const std::vector<PlaygroundEntry> entries = {
-        {"blackhole", &make<BlackholeSim>, &blackhole_report, "holes=64&pellets=6000"},
-        {"horde", &make<HordeSim>, &horde_report, "enemies=8000&players=128"},
-        {"netcode", &make<NetcodeSim>, &report_netcode,
-         "server_hz=60&jitter_ms=100&loss_pct=20&interpolation=1&extrapolation=1&second_order=1&adaptive_buffering=1"
-         "&lag_compensation=1&shots_per_s=5"},
-        {"meter", &make<MeterSim>},
-    };
+#define VANTAGE_CATALOG_ENTRY(Sim, name, report, largest) {name, &make<Sim>, report, largest},
+    static const std::vector<PlaygroundEntry> entries = {VANTAGE_PLAYGROUNDS(VANTAGE_CATALOG_ENTRY)};
+#undef VANTAGE_CATALOG_ENTRY
     return entries;
 }
 

@@ -1,5 +1,6 @@
-// The playgrounds, in one plain array. The app, the report tool and the tests all build
-// their simulations from here; a new playground is one line.
+// The playgrounds as a runtime table, built from the one list in common/playground_list.hpp
+// (a new playground is a line there). The report tool, the tests and the benchmarks build
+// their simulations from here; the app builds its own from the same list, with their views.
 #pragma once
 
 #include <cstdint>

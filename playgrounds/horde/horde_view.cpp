@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/ui.hpp"
+#include "app/views.hpp"
 #include "horde/horde_sim.hpp"
 
 namespace vantage::play {
@@ -136,8 +137,7 @@ void lane_plot(ViewContext& v, const HordeSim& sim, const char* id, const char* 
 
 }  // namespace
 
-void draw_horde_view(ViewContext& v) {
-    HordeSim& sim = static_cast<HordeSim&>(v.host.current());
+void draw_view(ViewContext& v, HordeSim& sim) {
     steer_from_keys(sim);
 
     ImGui::BeginChild("controls", ImVec2(330, 0), true);

@@ -1,11 +1,12 @@
 // Meter playground view: the true rate, the windowed rate and the lifetime average on one
 // plot, so the lag of the average is visible the moment the rate steps.
 #include "app/ui.hpp"
+#include "app/views.hpp"
 #include "meter/meter_sim.hpp"
 
 namespace vantage::play {
 
-void draw_meter_view(ViewContext& v) {
+void draw_view(ViewContext& v, MeterSim& /*sim*/) {
     ImGui::BeginChild("controls", ImVec2(360, 0), true);
     ImGui::TextWrapped("A bursty stream whose true rate steps at a set time. Watch which reading follows it.");
     ImGui::Separator();

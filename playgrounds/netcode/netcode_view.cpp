@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/ui.hpp"
+#include "app/views.hpp"
 #include "netcode/netcode_sim.hpp"
 
 namespace vantage::play {
@@ -210,8 +211,7 @@ void plots(const ViewContext& v, const ClientLane& c, float width) {
 
 }  // namespace
 
-void draw_netcode_view(ViewContext& v) {
-    auto& sim = static_cast<NetcodeSim&>(v.host.current());
+void draw_view(ViewContext& v, NetcodeSim& sim) {
     ImGui::BeginChild("controls", ImVec2(330, 0), true);
     ImGui::TextWrapped(
         "One server, a player and three bots over a slow, lossy link. The wall exists only on the "

@@ -1,0 +1,56 @@
+// The app's state: the host of every playground, their typed views, and what the frame loop
+// and the performance overlay keep between frames. main.cpp owns the one App; the page's C
+// API (page_api.cpp, browser only) reads and changes it through the functions below.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/views.hpp"
+#include "common/history.hpp"
+#include "common/host.hpp"
+
+struct SDL_Window;
+
+namespace vantage::play {
+
+struct App {
+    App() : App(make_playgrounds()) {}
+
+    SDL_Window* window = nullptr;
+    std::vector<PlaygroundView> views;  // views[i] draws host.sim(i)
+    Host host;
+    MeterHistory history;
+    std::vector<Meter> meters;
+    std::uint64_t last_counter = 0;  // SDL performance counter at the previous frame
+    long frames_left = -1;           // -1: run until closed
+    bool running = true;
+    double next_sample_s = 0.0;     // simulated time of the next history sample
+    std::size_t shown_tab = 0;      // the playground whose tab ImGui last drew
+    std::string status;             // last rejected setting, shown in the context bar
+    std::string screenshot;         // --screenshot: binary PPM of the last frame (desktop tests)
+    float ui_scale = 1.0f;          // fonts and widgets, for projectors (0.75..2.5)
+    float pending_ui_scale = 0.0f;  // applied between frames (the font atlas is rebuilt)
+    double link_copied_at = -1.0;   // wall seconds of the last "Copy link", for feedback
+    double wall_s = 0.0;
+    // Performance overlay: smoothed simulation cost per tick and frame time (exponential
+    // moving averages over about half a second), and memory.
+    double sim_ms_per_tick = 0.0;
+    double frame_ms = 0.0;
+    double memory_bytes = 0.0;  // sampled twice a second (natively it is a file read)
+    double memory_sampled_at = -1.0;
+
+private:
+    explicit App(Playgrounds playgrounds) : views(std::move(playgrounds.views)), host(std::move(playgrounds.sims)) {}
+};
+
+// Re-reads the active playground's meters (after a setting changed or a tick ran outside
+// the frame loop).
+void refresh_meters(App& app);
+// The "Copy link" button: the active playground and every setting, onto the clipboard.
+void copy_link(App& app);
+
+}  // namespace vantage::play

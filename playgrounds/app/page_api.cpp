@@ -1,0 +1,102 @@
+// The page's API (web/vantage-page.js wraps these as window.vantage). Strings returned stay
+// valid until the next call of the same function. The names are exported by the link
+// (EXPORTED_FUNCTIONS in playgrounds/CMakeLists.txt): a new one goes in both places.
+#include "app/page_api.hpp"
+
+#include <string>
+
+#include "app/app.hpp"
+#include "common/host.hpp"
+
+#ifndef VANTAGE_VERSION
+#define VANTAGE_VERSION "0.0.0"
+#endif
+
+namespace {
+vantage::play::App* g_app = nullptr;  // set by attach_page_api, before the page can call
+}  // namespace
+
+void vantage::play::attach_page_api(App& app) {
+    g_app = &app;
+}
+
+using namespace vantage::play;
+
+extern "C" {
+
+const char* vantage_version() {
+    return VANTAGE_VERSION;
+}
+
+const char* vantage_playgrounds() {
+    static std::string out;
+    out = g_app->host.playgrounds_json();
+    return out.c_str();
+}
+
+const char* vantage_state() {
+    static std::string out;
+    out = g_app->host.state_json();
+    return out.c_str();
+}
+
+// Empty string on success, otherwise the reason the value was refused.
+const char* vantage_set(const char* name, const char* value) {
+    static std::string out;
+    out = g_app->host.set(name ? name : "", value ? value : "");
+    if (out.empty()) refresh_meters(*g_app);
+    return out.c_str();
+}
+
+// Applies a URL hash; returns the rejected parts, one per line (empty when all applied).
+const char* vantage_apply_hash(const char* hash) {
+    static std::string out;
+    out.clear();
+    for (const std::string& e : g_app->host.apply_url(hash ? hash : "")) out += e + "\n";
+    return out.c_str();
+}
+
+// One fixed tick now, paused or not (the page's Step, and deterministic tests).
+void vantage_step() {
+    g_app->host.single_step();
+    refresh_meters(*g_app);
+}
+
+// The "Copy link" button: puts the full link on the clipboard and returns it.
+const char* vantage_copy_link() {
+    static std::string out;
+    copy_link(*g_app);
+    out = g_app->host.url();
+    return out.c_str();
+}
+
+float vantage_ui_scale() {
+    return g_app->ui_scale;
+}
+
+// {"sim_ms_per_tick":..., "frame_ms":..., "memory_bytes":...}: the performance overlay.
+const char* vantage_perf() {
+    static std::string out;
+    out = "{\"sim_ms_per_tick\":";
+    append_json_number(out, g_app->sim_ms_per_tick);
+    out += ",\"frame_ms\":";
+    append_json_number(out, g_app->frame_ms);
+    out += ",\"memory_bytes\":";
+    append_json_number(out, g_app->memory_bytes);
+    out += "}";
+    return out.c_str();
+}
+
+// Empty string on success, otherwise why the scale was refused. Remembered per browser.
+const char* vantage_set_ui_scale(float scale) {
+    if (!(scale >= 0.75f && scale <= 2.5f)) return "UI scale must be from 0.75 to 2.5";
+    g_app->pending_ui_scale = scale;
+    return "";
+}
+
+const char* vantage_url() {
+    static std::string out;
+    out = g_app->host.url();
+    return out.c_str();
+}
+}
