@@ -48,9 +48,9 @@ TEST(NetcodeSim, BandwidthMetersCountTheBytesTheEncoderProduced) {
     run_for(sim, 4.0);
     for (std::size_t i : {kOff, kOn}) {
         const ClientLane& c = sim.lane(i);
-        EXPECT_EQ(c.up_meter.total(), static_cast<double>(c.up.counters().bytes_sent));
-        EXPECT_EQ(c.down_meter.total(), static_cast<double>(c.down.counters().bytes_sent));
-        EXPECT_GT(c.up_meter.total(), 0.0);
+        EXPECT_EQ(c.up_bytes.total(), static_cast<double>(c.up.counters().bytes_sent));
+        EXPECT_EQ(c.down_bytes.total(), static_cast<double>(c.down.counters().bytes_sent));
+        EXPECT_GT(c.up_bytes.total(), 0.0);
     }
 }
 
@@ -125,15 +125,14 @@ TEST(NetcodeSim, InputsStayUnacknowledgedWhileInFlight) {
 
 TEST(NetcodeSim, LagCompensationLandsAShotThePresentWouldMiss) {
     NetcodeSim sim;
-    sim.reset(7);
-    sim.stats_from_s = 0.0;
-    run_for(sim, 20.0);
+    run_measured(sim, {.warmup_s = 0.0, .measure_s = 20.0, .tick_hz = 60, .seed = 7});
     for (std::size_t i : {kOff, kOn}) {
-        const LaneStats& s = sim.lane(i).stats;
-        ASSERT_GE(s.shots, 20u) << sim.lane(i).name;
+        const ClientLane& c = sim.lane(i);
+        const double shots = static_cast<double>(c.hits_rewound.run_samples());
+        ASSERT_GE(shots, 20.0) << c.name;
         // The same shots: rewound to what the shooter saw they land, judged at the present they miss.
-        EXPECT_GE(s.hits_rewound * 10, s.shots * 9) << sim.lane(i).name;
-        EXPECT_LE(s.hits_present * 5, s.shots) << sim.lane(i).name;
+        EXPECT_GE(c.hits_rewound.run_total() * 10, shots * 9) << c.name;
+        EXPECT_LE(c.hits_present.run_total() * 5, shots) << c.name;
     }
 }
 
@@ -153,7 +152,7 @@ TEST(NetcodeSim, InterpolationPlacesRemotesBetweenSnapshots) {
             ++checked;
         }
         // Drawn in the past: far from where the bots are now.
-        EXPECT_GT(on.render_error.value(), 20.0);
+        EXPECT_GT(on.render_error.recent_mean(), 20.0);
     });
     EXPECT_EQ(checked, 120 * 3);
 }
@@ -174,12 +173,12 @@ TEST(NetcodeSim, ALowServerRateIsCoveredByTheRenderDelay) {
     NetcodeSim sim;
     sim.reset(10);
     sim.set("server_hz", 4);
-    sim.stats_from_s = 5.0;
-    run_for(sim, 15.0);
+    continue_measured(sim, 5.0, 10.0, 60);
     const ClientLane& on = sim.lane(kOn);
     EXPECT_NEAR(on.delay_in_use_ms, 375.0, 30.0);  // 1.5 x 250 ms
-    EXPECT_LT(on.stats.extrapolated_frames, on.stats.frames / 20);
-    EXPECT_LT(on.stats.mean(on.stats.remote_stutter), sim.lane(kOff).stats.mean(sim.lane(kOff).stats.remote_stutter));
+    // Dead-reckoned bots, summed over the frames, fewer than one frame in 20.
+    EXPECT_LT(on.extrapolated.run_total(), static_cast<double>(on.extrapolated.run_samples() / 20));
+    EXPECT_LT(on.remote_stutter.run_mean(), sim.lane(kOff).remote_stutter.run_mean());
 }
 
 TEST(NetcodeSim, RoundTripIsMeasuredOnBothSides) {
@@ -248,7 +247,7 @@ TEST(NetcodeSim, DeadReckoningKeepsARemoteMovingWhenPacketsStop) {
     bool extrapolated = false;
     run_for(sim, 1.0, [&] { extrapolated = extrapolated || on.bot_kinds[0] == SampleKind::Extrapolated; });
     EXPECT_TRUE(extrapolated);
-    EXPECT_LT(on.reconstruct_error.value(), 20.0);
+    EXPECT_LT(on.reconstruct_error.recent_mean(), 20.0);
 }
 
 TEST(NetcodeSim, DependentTogglesHaveNoEffectWithoutTheirPrerequisite) {
