@@ -37,6 +37,9 @@ struct RunResult {
 LaneRow read_lane(const BlackholeSim& sim, LaneKind kind) {
     const BlackholeSim::Lane& lane = sim.lane(kind);
     LaneRow row;
+    // Bandwidth, its field share and the force evaluations are averaged since reset, warm-up
+    // included, as these tables have always printed them (the field and error columns are
+    // the run's); run_per_sec() would exclude the warm-up but move the published numbers.
     row.kib_s = lane.bytes.lifetime_per_sec() / 1024.0;
     row.field_kib_s = lane.field_bytes.lifetime_per_sec() / 1024.0;
     row.field_share_pct = lane.bytes.total() > 0.0 ? 100.0 * lane.field_bytes.total() / lane.bytes.total() : 0.0;

@@ -60,12 +60,18 @@ public:
 
     // Appends one Param per declared field to `params`, reading and writing `settings` (which
     // must outlive them: a simulation's own member). A set of an `apply` setting then calls
-    // `apply` (may be empty when no setting asks for it).
-    void bind(Settings& settings, std::vector<Param>& params, std::function<void()> apply = {}) const {
+    // `apply` (may be empty when no setting asks for it). With a prefix, every name and label
+    // starts with it: one schema serves each of several lanes ("acked_recovery", "acked: ...").
+    struct Prefix {
+        std::string name{};
+        std::string label{};
+    };
+    void bind(Settings& settings, std::vector<Param>& params, std::function<void()> apply = {},
+              const Prefix& prefix = {}) const {
         for (const Field& f : fields_) {
             assert((!f.spec.apply || apply) && "SettingsSchema::bind: an `apply` setting needs the apply hook");
-            Param p{f.name, f.spec.label, f.spec.unit, f.spec.help, f.kind, f.spec.min, f.spec.max, f.spec.restart,
-                    {}, {}};
+            Param p{prefix.name + f.name, prefix.label + f.spec.label, f.spec.unit, f.spec.help, f.kind, f.spec.min,
+                    f.spec.max, f.spec.restart, {}, {}};
             std::visit(
                 [&](auto member) {
                     p.get = [&settings, member] { return static_cast<double>(settings.*member); };

@@ -101,11 +101,13 @@ struct MeasuredRun {
     double measure_s = 0.0;
     int tick_hz = 60;
     std::uint64_t seed = 1;
+    std::function<void()> each_measured_tick{};  // optional: called after every measured tick
 };
 void run_measured(Simulation& sim, const MeasuredRun& run);
-// The same, without the reset: continues `sim` where it stands (a sweep that changes a
-// setting part-way, a test that has already run a while).
-void continue_measured(Simulation& sim, double warmup_s, double measure_s, int tick_hz);
+// The same, without the reset: continues `sim` where it stands (settings set live after a
+// reset, a sweep that changes one part-way).
+void continue_measured(Simulation& sim, double warmup_s, double measure_s, int tick_hz,
+                       const std::function<void()>& each_measured_tick = {});
 // Runs `seconds` of ticks at `tick_hz` (rounded to whole ticks); returns the ticks run.
 long run_ticks(Simulation& sim, double seconds, int tick_hz);
 
