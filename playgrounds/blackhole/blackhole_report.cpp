@@ -64,8 +64,8 @@ RunResult run(const ReportOptions& options, const std::function<void(BlackholeSe
     BlackholeSim sim;
     apply_settings(sim, options.settings);
     sweep(sim.settings());
-    run_measured(sim, {.warmup_s = kWarmupS, .measure_s = options.seconds, .tick_hz = options.tick_hz,
-                       .seed = options.seed});
+    run_measured(
+        sim, {.warmup_s = kWarmupS, .measure_s = options.seconds, .tick_hz = options.tick_hz, .seed = options.seed});
     return {read_lane(sim, LaneKind::Full), read_lane(sim, LaneKind::Culled), read_lane(sim, LaneKind::Aggregated)};
 }
 

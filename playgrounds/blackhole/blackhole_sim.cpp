@@ -63,39 +63,67 @@ const SettingsSchema<BlackholeSettings>& blackhole_schema() {
         using S = BlackholeSettings;
         SettingsSchema<S> d;
         d.real("theta", &S::theta,
-               {.label = "theta", .min = 0.0, .max = 1.5,
+               {.label = "theta",
+                .min = 0.0,
+                .max = 1.5,
                 .help = "aggregated lane: opening angle; 0 sends every hole exactly"});
         d.flag("disc_walk", &S::disc_walk,
                {.label = "disc walk",
                 .help = "aggregated lane: hold the angle from every point of the view disc (summarize_around), not "
                         "just the hole"});
         d.real("view_radius", &S::view_radius,
-               {.label = "view radius", .unit = "px", .min = 200.0, .max = 1500.0,
+               {.label = "view radius",
+                .unit = "px",
+                .min = 200.0,
+                .max = 1500.0,
                 .help = "culling distance, and the disc the pellet error is measured in"});
         d.integer("holes", &S::holes,
-                  {.label = "black holes", .min = 2, .max = static_cast<double>(kMaxHoles),
-                   .help = "holes in the arena (rebuilds the world)", .restart = true});
+                  {.label = "black holes",
+                   .min = 2,
+                   .max = static_cast<double>(kMaxHoles),
+                   .help = "holes in the arena (rebuilds the world)",
+                   .restart = true});
         d.integer("pellets", &S::pellets,
-                  {.label = "pellets", .min = 200, .max = 6000, .help = "pellets in the arena (rebuilds the world)",
+                  {.label = "pellets",
+                   .min = 200,
+                   .max = 6000,
+                   .help = "pellets in the arena (rebuilds the world)",
                    .restart = true});
         d.integer("clients", &S::clients,
-                  {.label = "clients/lane", .min = 1, .max = 8,
-                   .help = "clients served by every lane, playing holes 0.. (rebuilds the world)", .restart = true});
+                  {.label = "clients/lane",
+                   .min = 1,
+                   .max = 8,
+                   .help = "clients served by every lane, playing holes 0.. (rebuilds the world)",
+                   .restart = true});
         d.integer("corrections", &S::corrections,
-                  {.label = "corrections", .min = 0, .max = 300,
+                  {.label = "corrections",
+                   .min = 0,
+                   .max = 300,
                    .help = "pellet states per packet, round-robin over every pellet"});
-        d.real("send_hz", &S::send_hz,
-               {.label = "send rate", .unit = "Hz", .min = 1.0, .max = 60.0,
-                .help = "packets per second to each client"});
+        d.real(
+            "send_hz", &S::send_hz,
+            {.label = "send rate", .unit = "Hz", .min = 1.0, .max = 60.0, .help = "packets per second to each client"});
         d.real("latency_ms", &S::latency_ms,
-               {.label = "latency", .unit = "ms", .min = 0.0, .max = 400.0, .help = "one-way link latency",
+               {.label = "latency",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 400.0,
+                .help = "one-way link latency",
                 .apply = true});
         d.real("jitter_ms", &S::jitter_ms,
-               {.label = "jitter", .unit = "ms", .min = 0.0, .max = 150.0,
-                .help = "extra one-way delay, uniform in [0, jitter]", .apply = true});
+               {.label = "jitter",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 150.0,
+                .help = "extra one-way delay, uniform in [0, jitter]",
+                .apply = true});
         d.real("loss_pct", &S::loss_pct,
-               {.label = "packet loss", .unit = "%", .min = 0.0, .max = 40.0,
-                .help = "packets lost at random on every link", .apply = true});
+               {.label = "packet loss",
+                .unit = "%",
+                .min = 0.0,
+                .max = 40.0,
+                .help = "packets lost at random on every link",
+                .apply = true});
         d.flag("autopilot", &S::autopilot,
                {.label = "autopilot", .help = "your hole circles by script; off: steer it with WASD or the arrows"});
         return d;
@@ -105,9 +133,13 @@ const SettingsSchema<BlackholeSettings>& blackhole_schema() {
 
 }  // namespace
 
-std::string BlackholeSettings::validate() const { return blackhole_schema().validate(*this); }
+std::string BlackholeSettings::validate() const {
+    return blackhole_schema().validate(*this);
+}
 
-BlackholeSim::BlackholeSim() { blackhole_schema().bind(settings_, params_, [this] { apply_link_options(); }); }
+BlackholeSim::BlackholeSim() {
+    blackhole_schema().bind(settings_, params_, [this] { apply_link_options(); });
+}
 
 float BlackholeSim::effective_mass(float mass) {
     // The reference's uncapped curve; snapped so every platform's log agrees.

@@ -34,13 +34,13 @@ namespace vantage::play {
 // Everything about one setting except its default (the struct's) and its field. A flag's
 // range is always 0..1; min and max are ignored for it.
 struct SettingSpec {
-    std::string label{};     // shown beside the slider
-    std::string unit{};      // "ms", "%", "Hz", or empty
+    std::string label{};  // shown beside the slider
+    std::string unit{};   // "ms", "%", "Hz", or empty
     double min = 0.0;
     double max = 1.0;
-    std::string help{};      // one line: what it does (the tooltip)
-    bool restart = false;    // takes effect at the next reset() (rebuilds the world)
-    bool apply = false;      // after a set, call the simulation's apply hook (see bind)
+    std::string help{};    // one line: what it does (the tooltip)
+    bool restart = false;  // takes effect at the next reset() (rebuilds the world)
+    bool apply = false;    // after a set, call the simulation's apply hook (see bind)
 };
 
 template <class Settings>
@@ -70,8 +70,16 @@ public:
               const Prefix& prefix = {}) const {
         for (const Field& f : fields_) {
             assert((!f.spec.apply || apply) && "SettingsSchema::bind: an `apply` setting needs the apply hook");
-            Param p{prefix.name + f.name, prefix.label + f.spec.label, f.spec.unit, f.spec.help, f.kind, f.spec.min,
-                    f.spec.max, f.spec.restart, {}, {}};
+            Param p{prefix.name + f.name,
+                    prefix.label + f.spec.label,
+                    f.spec.unit,
+                    f.spec.help,
+                    f.kind,
+                    f.spec.min,
+                    f.spec.max,
+                    f.spec.restart,
+                    {},
+                    {}};
             std::visit(
                 [&](auto member) {
                     p.get = [&settings, member] { return static_cast<double>(settings.*member); };

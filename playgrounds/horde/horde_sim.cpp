@@ -48,41 +48,77 @@ const SettingsSchema<HordeSettings>& horde_schema() {
         using S = HordeSettings;
         SettingsSchema<S> d;
         d.integer("enemies", &S::enemies,
-                  {.label = "enemies", .min = 200, .max = 8000, .help = "alive enemies the waves keep the arena at",
+                  {.label = "enemies",
+                   .min = 200,
+                   .max = 8000,
+                   .help = "alive enemies the waves keep the arena at",
                    .restart = true});
         d.integer("players", &S::players,
-                  {.label = "players", .min = 1, .max = 128, .help = "players (each one a client); player 0 is yours",
+                  {.label = "players",
+                   .min = 1,
+                   .max = 128,
+                   .help = "players (each one a client); player 0 is yours",
                    .restart = true});
         d.flag("spread", &S::spread,
-               {.label = "players spread", .help = "players roam their own part of the arena; off: all at the centre",
-                .restart = true, .apply = true});
+               {.label = "players spread",
+                .help = "players roam their own part of the arena; off: all at the centre",
+                .restart = true,
+                .apply = true});
         d.flag("combat", &S::combat,
                {.label = "combat", .help = "shots, novas, deaths and respawn waves (the churn)", .apply = true});
         d.real("view_radius", &S::view_radius,
-               {.label = "view radius", .unit = "units", .min = 100, .max = 1500,
-                .help = "what each client is told about, around its player", .apply = true});
+               {.label = "view radius",
+                .unit = "units",
+                .min = 100,
+                .max = 1500,
+                .help = "what each client is told about, around its player",
+                .apply = true});
         d.real("send_hz", &S::send_hz,
-               {.label = "send rate", .unit = "Hz", .min = 1, .max = 60, .help = "frames per second to each client",
+               {.label = "send rate",
+                .unit = "Hz",
+                .min = 1,
+                .max = 60,
+                .help = "frames per second to each client",
                 .apply = true});
         d.real("sample_hz", &S::sample_hz,
-               {.label = "correction rate", .unit = "Hz", .min = 1, .max = 60,
-                .help = "corrections per second per held enemy, round-robin", .apply = true});
+               {.label = "correction rate",
+                .unit = "Hz",
+                .min = 1,
+                .max = 60,
+                .help = "corrections per second per held enemy, round-robin",
+                .apply = true});
         d.real("latency_ms", &S::latency_ms,
-               {.label = "latency", .unit = "ms", .min = 0, .max = 400, .help = "one way, both directions",
+               {.label = "latency",
+                .unit = "ms",
+                .min = 0,
+                .max = 400,
+                .help = "one way, both directions",
                 .apply = true});
         d.real("jitter_ms", &S::jitter_ms,
-               {.label = "jitter", .unit = "ms", .min = 0, .max = 150, .help = "extra one-way delay, uniform",
+               {.label = "jitter",
+                .unit = "ms",
+                .min = 0,
+                .max = 150,
+                .help = "extra one-way delay, uniform",
                 .apply = true});
         d.real("loss", &S::loss_pct,
-               {.label = "packet loss", .unit = "%", .min = 0, .max = 40,
-                .help = "per packet, both directions, the same packets in every lane", .apply = true});
+               {.label = "packet loss",
+                .unit = "%",
+                .min = 0,
+                .max = 40,
+                .help = "per packet, both directions, the same packets in every lane",
+                .apply = true});
         d.real("theta", &S::theta,
-               {.label = "crowd theta", .min = 0, .max = 2, .help = "opening angle of the crowd summaries (0: none)",
+               {.label = "crowd theta",
+                .min = 0,
+                .max = 2,
+                .help = "opening angle of the crowd summaries (0: none)",
                 .apply = true});
         d.flag("any_received", &S::any_received,
                {.label = "ack frontier: any received",
                 .help = "acked lanes diff against the newest frame that arrived (off: the newest contiguous one)",
-                .restart = true, .apply = true});
+                .restart = true,
+                .apply = true});
         return d;
     }();
     return schema;
@@ -93,7 +129,8 @@ const SettingsSchema<HordeLaneConfig>& horde_lane_schema() {
         SettingsSchema<HordeLaneConfig> d;
         d.flag("recovery", &HordeLaneConfig::recovery,
                {.label = "recover from loss",
-                .help = "diff against what the client acknowledged (off: against what was sent)", .apply = true});
+                .help = "diff against what the client acknowledged (off: against what was sent)",
+                .apply = true});
         return d;
     }();
     return schema;
@@ -104,7 +141,8 @@ const SettingsSchema<HordeLaneConfig>& horde_lane_schema() {
 void HordeSim::add_params() {
     horde_schema().bind(settings_, params_, [this] { apply_settings(); });
     for (HordeLaneConfig& config : lane_configs_) {
-        horde_lane_schema().bind(config, params_, [this] { apply_settings(); }, {config.name + "_", config.name + ": "});
+        horde_lane_schema().bind(config, params_, [this] { apply_settings(); },
+                                 {config.name + "_", config.name + ": "});
     }
 }
 

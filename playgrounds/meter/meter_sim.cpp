@@ -13,16 +13,27 @@ const SettingsSchema<MeterSettings>& meter_schema() {
         using S = MeterSettings;
         SettingsSchema<S> d;
         d.real("rate_kib", &S::rate_kib,
-               {.label = "true rate", .unit = "KiB/s", .min = 1.0, .max = 2000.0,
+               {.label = "true rate",
+                .unit = "KiB/s",
+                .min = 1.0,
+                .max = 2000.0,
                 .help = "rate of the stream before the step"});
         d.real("step_to_kib", &S::step_to_kib,
-               {.label = "rate after step", .unit = "KiB/s", .min = 1.0, .max = 2000.0,
+               {.label = "rate after step",
+                .unit = "KiB/s",
+                .min = 1.0,
+                .max = 2000.0,
                 .help = "rate of the stream after the step"});
         d.real("step_at_s", &S::step_at_s,
-               {.label = "step at", .unit = "s", .min = 0.0, .max = 600.0,
+               {.label = "step at",
+                .unit = "s",
+                .min = 0.0,
+                .max = 600.0,
                 .help = "simulated time at which the true rate steps"});
         d.real("burst", &S::burst,
-               {.label = "burstiness", .min = 0.0, .max = 1.0,
+               {.label = "burstiness",
+                .min = 0.0,
+                .max = 1.0,
                 .help = "0: every tick carries the mean; 1: each tick carries 0..2x the mean"});
         return d;
     }();
@@ -31,9 +42,13 @@ const SettingsSchema<MeterSettings>& meter_schema() {
 
 }  // namespace
 
-std::string MeterSettings::validate() const { return meter_schema().validate(*this); }
+std::string MeterSettings::validate() const {
+    return meter_schema().validate(*this);
+}
 
-MeterSim::MeterSim() { meter_schema().bind(settings_, params_); }
+MeterSim::MeterSim() {
+    meter_schema().bind(settings_, params_);
+}
 
 void MeterSim::reset(std::uint64_t seed) {
     rng_ = XorShift(mix64(seed ^ 0x6d65746572ULL));

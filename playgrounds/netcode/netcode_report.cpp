@@ -33,10 +33,18 @@ struct LaneRun {
 
 LaneRun read_run(const ClientLane& c) {
     auto count = [](double total) { return static_cast<std::uint64_t>(total); };
-    return {c.render_error.run_samples(),      c.prediction_error.run_mean(),  c.player_stutter.run_mean(),
-            c.render_error.run_mean(),         c.remote_stutter.run_mean(),    count(c.extrapolated.run_total()),
-            c.extrapolation_error.run_total(), c.hits_rewound.run_samples(),   count(c.hits_rewound.run_total()),
-            count(c.hits_present.run_total()), c.up_bytes.run_total(),         c.down_bytes.run_total()};
+    return {.frames = c.render_error.run_samples(),
+            .prediction_error = c.prediction_error.run_mean(),
+            .player_stutter = c.player_stutter.run_mean(),
+            .render_error = c.render_error.run_mean(),
+            .remote_stutter = c.remote_stutter.run_mean(),
+            .extrapolated_frames = count(c.extrapolated.run_total()),
+            .extrapolation_error = c.extrapolation_error.run_total(),
+            .shots = c.hits_rewound.run_samples(),
+            .hits_rewound = count(c.hits_rewound.run_total()),
+            .hits_present = count(c.hits_present.run_total()),
+            .up_bytes = c.up_bytes.run_total(),
+            .down_bytes = c.down_bytes.run_total()};
 }
 
 struct Run {
@@ -61,12 +69,12 @@ Run run(const ReportOptions& o, const std::function<void(NetcodeSim&)>& setup) {
     continue_measured(sim, kWarmupS, o.seconds, o.tick_hz);
     const ServerSession& off = sim.lane(0).server;
     const ServerSession& on = sim.lane(1).server;
-    return {read_run(sim.lane(0)),
-            read_run(sim.lane(1)),
-            off.present_miss_px.run_mean(),
-            off.rewound_miss_px.run_mean(),
-            on.present_miss_px.run_mean(),
-            on.rewound_miss_px.run_mean()};
+    return {.off = read_run(sim.lane(0)),
+            .on = read_run(sim.lane(1)),
+            .off_present_px = off.present_miss_px.run_mean(),
+            .off_rewound_px = off.rewound_miss_px.run_mean(),
+            .on_present_px = on.present_miss_px.run_mean(),
+            .on_rewound_px = on.rewound_miss_px.run_mean()};
 }
 
 std::string num(double v, int decimals = 1) {

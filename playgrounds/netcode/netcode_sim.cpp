@@ -154,16 +154,31 @@ const SettingsSchema<NetcodeSettings>& netcode_schema() {
         using S = NetcodeSettings;
         SettingsSchema<S> d;
         d.real("latency_ms", &S::latency_ms,
-               {.label = "latency (one-way)", .unit = "ms", .min = 0.0, .max = 500.0,
-                .help = "one-way delay, each direction", .apply = true});
+               {.label = "latency (one-way)",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 500.0,
+                .help = "one-way delay, each direction",
+                .apply = true});
         d.real("jitter_ms", &S::jitter_ms,
-               {.label = "jitter", .unit = "ms", .min = 0.0, .max = 200.0,
-                .help = "extra delay, uniform from 0 to this, each direction", .apply = true});
+               {.label = "jitter",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 200.0,
+                .help = "extra delay, uniform from 0 to this, each direction",
+                .apply = true});
         d.real("loss_pct", &S::loss_pct,
-               {.label = "packet loss", .unit = "%", .min = 0.0, .max = 50.0, .help = "packets lost, each direction",
+               {.label = "packet loss",
+                .unit = "%",
+                .min = 0.0,
+                .max = 50.0,
+                .help = "packets lost, each direction",
                 .apply = true});
         d.integer("server_hz", &S::server_hz,
-                  {.label = "server tick rate", .unit = "Hz", .min = 4.0, .max = 60.0,
+                  {.label = "server tick rate",
+                   .unit = "Hz",
+                   .min = 4.0,
+                   .max = 60.0,
                    .help = "server ticks and state packets per second"});
         d.flag("prediction", &S::prediction,
                {.label = "client-side prediction",
@@ -176,32 +191,39 @@ const SettingsSchema<NetcodeSettings>& netcode_schema() {
         d.flag("interpolation", &S::interpolation,
                {.label = "entity interpolation", .help = "draw remotes between two snapshots, behind a render delay"});
         d.real("render_delay_ms", &S::render_delay_ms,
-               {.label = "render delay", .unit = "ms", .min = 0.0, .max = 600.0,
+               {.label = "render delay",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 600.0,
                 .help = "fixed render delay (adaptive buffering off)"});
         d.flag("extrapolation", &S::extrapolation,
                {.label = "extrapolation (dead reckoning)", .help = "keep remotes moving past the newest snapshot"});
         d.real("extrapolation_cap_ms", &S::extrapolation_cap_ms,
-               {.label = "extrapolation cap", .unit = "ms", .min = 0.0, .max = 1000.0,
+               {.label = "extrapolation cap",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 1000.0,
                 .help = "longest dead reckoning; then the remote holds"});
         d.flag("second_order", &S::second_order,
                {.label = "second order (fit a curve)", .help = "extrapolate along a parabola through three snapshots"});
         d.real("curve_trust", &S::curve_trust,
-               {.label = "curve trust", .min = 0.0, .max = 1.0,
+               {.label = "curve trust",
+                .min = 0.0,
+                .max = 1.0,
                 .help = "how much of the curve's departure from the line to apply"});
         d.flag("adaptive_buffering", &S::adaptive_buffering,
                {.label = "adaptive buffering", .help = "render delay = 1.5 x send interval + 2 x jitter"});
         d.flag("clock_sync", &S::clock_sync,
                {.label = "clock sync", .help = "keep correcting the server-time estimate from the stamps"});
-        d.flag("smooth_clock", &S::smooth_clock,
-               {.label = "smooth clock (rate vs snap)",
-                .help = "correct the clock by its rate (on) or by steps (off)"});
+        d.flag(
+            "smooth_clock", &S::smooth_clock,
+            {.label = "smooth clock (rate vs snap)", .help = "correct the clock by its rate (on) or by steps (off)"});
         d.flag("lag_compensation", &S::lag_compensation,
                {.label = "lag compensation", .help = "the server judges shots against the past the shooter saw"});
         d.flag("autopilot", &S::autopilot,
                {.label = "autopilot", .help = "a scripted pilot steers; off: steer with WASD / arrows"});
         d.flag("auto_shoot", &S::auto_shoot,
-               {.label = "scripted shots",
-                .help = "fire at the bots on a schedule (right-click a bot to shoot too)"});
+               {.label = "scripted shots", .help = "fire at the bots on a schedule (right-click a bot to shoot too)"});
         d.real("shots_per_s", &S::shots_per_s,
                {.label = "shot rate", .unit = "1/s", .min = 0.2, .max = 5.0, .help = "scripted shots per second"});
         d.flag("show_ghost", &S::show_ghost,
@@ -213,7 +235,9 @@ const SettingsSchema<NetcodeSettings>& netcode_schema() {
 
 }  // namespace
 
-std::string NetcodeSettings::validate() const { return netcode_schema().validate(*this); }
+std::string NetcodeSettings::validate() const {
+    return netcode_schema().validate(*this);
+}
 
 NetcodeSim::NetcodeSim() {
     netcode_schema().bind(settings_, params_, [this] { apply_link_options(); });
@@ -290,12 +314,9 @@ void NetcodeSim::reset(std::uint64_t seed) {
 
 void NetcodeSim::begin_measurement() {
     for (ClientLane& c : lanes_) {
-        for (Reading* r : {&c.up_bytes, &c.down_bytes, &c.prediction_error, &c.player_stutter, &c.render_error,
-                           &c.reconstruct_error, &c.remote_stutter, &c.extrapolated, &c.extrapolation_error,
-                           &c.correction, &c.hits_rewound, &c.hits_present, &c.server.present_miss_px,
-                           &c.server.rewound_miss_px}) {
-            r->begin_measurement();
-        }
+        for (Reading* r : c.readings()) r->begin_measurement();
+        c.server.present_miss_px.begin_measurement();
+        c.server.rewound_miss_px.begin_measurement();
     }
 }
 
@@ -562,11 +583,8 @@ void NetcodeSim::client_frame(ClientLane& c, const MoveInput& m, double dt_ms,
         push_bounded(c.timeline, PacketMark{true, c.entity.latest_seq(), local_ms_, -1.0, fate != SendFate::Scheduled},
                      kTimelineCap);
     }
-    for (Reading* r : {&c.down_bytes, &c.prediction_error, &c.player_stutter, &c.render_error, &c.reconstruct_error,
-                       &c.remote_stutter, &c.extrapolated, &c.extrapolation_error, &c.correction, &c.hits_rewound,
-                       &c.hits_present}) {
-        r->elapsed(local_ms_);
-    }
+    // (up_bytes was dated at the send above, at this same time: a second call changes nothing.)
+    for (Reading* r : c.readings()) r->elapsed(local_ms_);
     measure(c);
 }
 

@@ -229,6 +229,12 @@ struct ClientLane {
     Reading hits_rewound, hits_present;
     std::uint64_t corrections = 0;  // reconciliations that moved the prediction
 
+    std::array<Reading*, 12> readings() {
+        return {&up_bytes,          &down_bytes,     &prediction_error, &player_stutter,      &render_error,
+                &reconstruct_error, &remote_stutter, &extrapolated,     &extrapolation_error, &correction,
+                &hits_rewound,      &hits_present};
+    }
+
     const SmoothClock& clock() const;
 };
 

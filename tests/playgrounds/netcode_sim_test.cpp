@@ -201,8 +201,9 @@ TEST_P(NetcodeWarmedUp, Holds) {
     Observed seen;
     std::function<void()> each;
     if (c.each_frame) each = [&] { c.each_frame(sim, seen); };
-    run_measured(sim, {.warmup_s = c.warmup_s, .measure_s = c.measure_s, .tick_hz = 60, .seed = c.seed,
-                       .each_measured_tick = each});
+    run_measured(
+        sim,
+        {.warmup_s = c.warmup_s, .measure_s = c.measure_s, .tick_hz = 60, .seed = c.seed, .each_measured_tick = each});
     c.check(sim, seen);
 }
 

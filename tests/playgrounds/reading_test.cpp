@@ -86,8 +86,8 @@ private:
 TEST(RunMeasured, ResetsWarmsUpBeginsThenMeasuresWholeTicks) {
     Counting sim;
     int seen = 0;
-    run_measured(sim, {.warmup_s = 3.0, .measure_s = 5.0, .tick_hz = 60, .seed = 9,
-                       .each_measured_tick = [&] { ++seen; }});
+    run_measured(sim,
+                 {.warmup_s = 3.0, .measure_s = 5.0, .tick_hz = 60, .seed = 9, .each_measured_tick = [&] { ++seen; }});
     EXPECT_EQ(sim.checksum(), 9u);
     EXPECT_EQ(sim.begun_at, 180);
     EXPECT_EQ(sim.ticks, 480);
