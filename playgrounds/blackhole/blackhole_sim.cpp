@@ -1,5 +1,7 @@
 #include "blackhole/blackhole_sim.hpp"
 
+#include "common/settings_schema.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <optional>
@@ -54,69 +56,89 @@ ErrorStats percentiles(std::vector<float>& v) {
     return s;
 }
 
+// Every setting of the playground, declared once: its range here is the slider's, the URL
+// check's and validate()'s.
+const SettingsSchema<BlackholeSettings>& blackhole_schema() {
+    static const SettingsSchema<BlackholeSettings> schema = [] {
+        using S = BlackholeSettings;
+        SettingsSchema<S> d;
+        d.real("theta", &S::theta,
+               {.label = "theta",
+                .min = 0.0,
+                .max = 1.5,
+                .help = "aggregated lane: opening angle; 0 sends every hole exactly"});
+        d.flag("disc_walk", &S::disc_walk,
+               {.label = "disc walk",
+                .help = "aggregated lane: hold the angle from every point of the view disc (summarize_around), not "
+                        "just the hole"});
+        d.real("view_radius", &S::view_radius,
+               {.label = "view radius",
+                .unit = "px",
+                .min = 200.0,
+                .max = 1500.0,
+                .help = "culling distance, and the disc the pellet error is measured in"});
+        d.integer("holes", &S::holes,
+                  {.label = "black holes",
+                   .min = 2,
+                   .max = static_cast<double>(kMaxHoles),
+                   .help = "holes in the arena (rebuilds the world)",
+                   .restart = true});
+        d.integer("pellets", &S::pellets,
+                  {.label = "pellets",
+                   .min = 200,
+                   .max = 6000,
+                   .help = "pellets in the arena (rebuilds the world)",
+                   .restart = true});
+        d.integer("clients", &S::clients,
+                  {.label = "clients/lane",
+                   .min = 1,
+                   .max = 8,
+                   .help = "clients served by every lane, playing holes 0.. (rebuilds the world)",
+                   .restart = true});
+        d.integer("corrections", &S::corrections,
+                  {.label = "corrections",
+                   .min = 0,
+                   .max = 300,
+                   .help = "pellet states per packet, round-robin over every pellet"});
+        d.real(
+            "send_hz", &S::send_hz,
+            {.label = "send rate", .unit = "Hz", .min = 1.0, .max = 60.0, .help = "packets per second to each client"});
+        d.real("latency_ms", &S::latency_ms,
+               {.label = "latency",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 400.0,
+                .help = "one-way link latency",
+                .apply = true});
+        d.real("jitter_ms", &S::jitter_ms,
+               {.label = "jitter",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 150.0,
+                .help = "extra one-way delay, uniform in [0, jitter]",
+                .apply = true});
+        d.real("loss_pct", &S::loss_pct,
+               {.label = "packet loss",
+                .unit = "%",
+                .min = 0.0,
+                .max = 40.0,
+                .help = "packets lost at random on every link",
+                .apply = true});
+        d.flag("autopilot", &S::autopilot,
+               {.label = "autopilot", .help = "your hole circles by script; off: steer it with WASD or the arrows"});
+        return d;
+    }();
+    return schema;
+}
+
 }  // namespace
 
-const char* BlackholeSettings::validate() const {
-    auto in = [](double v, double lo, double hi) { return v >= lo && v <= hi; };  // false for NaN
-    if (!in(holes, 2, static_cast<double>(kMaxHoles))) return "holes must be 2..64";
-    if (!in(pellets, 200, 6000)) return "pellets must be 200..6000";
-    if (!in(clients, 1, 8)) return "clients must be 1..8";
-    if (!in(theta, 0.0, 1.5)) return "theta must be 0..1.5";
-    if (!in(view_radius, 200.0, 1500.0)) return "view_radius must be 200..1500";
-    if (!in(corrections, 0, 300)) return "corrections must be 0..300";
-    if (!in(send_hz, 1.0, 60.0)) return "send_hz must be 1..60";
-    if (!in(latency_ms, 0.0, 400.0)) return "latency_ms must be 0..400";
-    if (!in(jitter_ms, 0.0, 150.0)) return "jitter_ms must be 0..150";
-    if (!in(loss_pct, 0.0, 40.0)) return "loss_pct must be 0..40";
-    return nullptr;
+std::string BlackholeSettings::validate() const {
+    return blackhole_schema().validate(*this);
 }
 
 BlackholeSim::BlackholeSim() {
-    auto add = [this](const char* name, const char* label, const char* unit, const char* help, Param::Kind kind,
-                      double lo, double hi, bool restart, std::function<double()> get,
-                      std::function<void(double)> set) {
-        params_.push_back(Param{name, label, unit, help, kind, lo, hi, restart, std::move(get), std::move(set)});
-    };
-    auto real = [&](const char* name, const char* label, const char* unit, const char* help, double lo, double hi,
-                    double BlackholeSettings::*field, bool relink = false) {
-        add(name, label, unit, help, Param::Kind::Real, lo, hi, false, [this, field] { return settings_.*field; },
-            [this, field, relink](double v) {
-                settings_.*field = v;
-                if (relink) apply_link_options();
-            });
-    };
-    auto integer = [&](const char* name, const char* label, const char* help, double lo, double hi,
-                       int BlackholeSettings::*field, bool restart) {
-        add(name, label, "", help, Param::Kind::Int, lo, hi, restart, [this, field] { return settings_.*field; },
-            [this, field](double v) { settings_.*field = static_cast<int>(v); });
-    };
-    auto flag = [&](const char* name, const char* label, const char* help, bool BlackholeSettings::*field) {
-        add(name, label, "", help, Param::Kind::Bool, 0.0, 1.0, false,
-            [this, field] { return settings_.*field ? 1.0 : 0.0; },
-            [this, field](double v) { settings_.*field = v != 0.0; });
-    };
-    real("theta", "theta", "", "aggregated lane: opening angle; 0 sends every hole exactly", 0.0, 1.5,
-         &BlackholeSettings::theta);
-    flag("disc_walk", "disc walk",
-         "aggregated lane: hold the angle from every point of the view disc (summarize_around), not just the hole",
-         &BlackholeSettings::disc_walk);
-    real("view_radius", "view radius", "px", "culling distance, and the disc the pellet error is measured in",
-         200.0, 1500.0, &BlackholeSettings::view_radius);
-    integer("holes", "black holes", "holes in the arena (rebuilds the world)", 2, 64, &BlackholeSettings::holes, true);
-    integer("pellets", "pellets", "pellets in the arena (rebuilds the world)", 200, 6000, &BlackholeSettings::pellets,
-            true);
-    integer("clients", "clients/lane", "clients served by every lane, playing holes 0.. (rebuilds the world)", 1,
-            8, &BlackholeSettings::clients, true);
-    integer("corrections", "corrections", "pellet states per packet, round-robin over every pellet", 0,
-            300, &BlackholeSettings::corrections, false);
-    real("send_hz", "send rate", "Hz", "packets per second to each client", 1.0, 60.0, &BlackholeSettings::send_hz);
-    real("latency_ms", "latency", "ms", "one-way link latency", 0.0, 400.0, &BlackholeSettings::latency_ms, true);
-    real("jitter_ms", "jitter", "ms", "extra one-way delay, uniform in [0, jitter]", 0.0, 150.0,
-         &BlackholeSettings::jitter_ms, true);
-    real("loss_pct", "packet loss", "%", "packets lost at random on every link", 0.0, 40.0,
-         &BlackholeSettings::loss_pct, true);
-    flag("autopilot", "autopilot", "your hole circles by script; off: steer it with WASD or the arrows",
-         &BlackholeSettings::autopilot);
+    blackhole_schema().bind(settings_, params_, [this] { apply_link_options(); });
 }
 
 float BlackholeSim::effective_mass(float mass) {
@@ -141,7 +163,7 @@ void BlackholeSim::apply_link_options() {
 }
 
 void BlackholeSim::reset(std::uint64_t seed) {
-    assert(settings_.validate() == nullptr && "BlackholeSim: settings out of range (see validate())");
+    assert(settings_.validate().empty() && "BlackholeSim: settings out of range (see validate())");
     rng_ = XorShift(mix64(seed ^ 0x626c61636b686f6cULL));
     time_s_ = 0.0;
     tick_ = 0;
@@ -194,9 +216,7 @@ void BlackholeSim::reset(std::uint64_t seed) {
             client.position = pellet_pos_;
             client.velocity = pellet_vel_;
         }
-        lane.bytes.elapsed(0.0);
-        lane.field_bytes.elapsed(0.0);
-        lane.evaluations.elapsed(0.0);
+        for (Reading* r : lane.readings()) r->elapsed(0.0);
         lanes_.push_back(std::move(lane));
     }
     apply_link_options();
@@ -228,9 +248,7 @@ void BlackholeSim::step(double dt_s) {
     }
     const double now_ms = time_s_ * 1000.0;
     for (Lane& lane : lanes_) {
-        lane.bytes.elapsed(now_ms);
-        lane.field_bytes.elapsed(now_ms);
-        lane.evaluations.elapsed(now_ms);
+        for (Reading* r : lane.readings()) r->elapsed(now_ms);
     }
 }
 
@@ -431,13 +449,9 @@ void BlackholeSim::send_round() {
     if (field_probe_due_) {
         for (Lane& lane : lanes_) {
             const FieldProbe& p = lane.probe;
-            lane.pull_pct = p.true_pull > 0.0 ? 100.0 * p.believed_pull / p.true_pull : 100.0;
-            lane.field_error_pct = p.true_pull > 0.0 ? 100.0 * p.error_pull / p.true_pull : 0.0;
-            lane.weight_pct = p.true_weight > 0.0 ? 100.0 * p.sent_weight / p.true_weight : 100.0;
-            lane.pull_pct_sum += lane.pull_pct;
-            lane.weight_pct_sum += lane.weight_pct;
-            lane.field_error_pct_sum += lane.field_error_pct;
-            ++lane.probes;
+            lane.pull_pct.add(p.true_pull > 0.0 ? 100.0 * p.believed_pull / p.true_pull : 100.0);
+            lane.field_error_pct.add(p.true_pull > 0.0 ? 100.0 * p.error_pull / p.true_pull : 0.0);
+            lane.weight_pct.add(p.true_weight > 0.0 ? 100.0 * p.sent_weight / p.true_weight : 100.0);
         }
         field_probe_due_ = false;
     }
@@ -530,9 +544,7 @@ void BlackholeSim::measure() {
             }
             attractors += static_cast<double>(client.attractors.size());
         }
-        lane.attractors = attractors / static_cast<double>(lane.clients.size());
-        lane.attractors_sum += lane.attractors;
-        ++lane.measurements;
+        lane.attractors.add(attractors / static_cast<double>(lane.clients.size()));
         if (keep_samples_) lane.error_lifetime.insert(lane.error_lifetime.end(), errors.begin(), errors.end());
         pooled_.clear();
         for (const std::vector<float>& w : lane.error_window) pooled_.insert(pooled_.end(), w.begin(), w.end());
@@ -545,15 +557,11 @@ ErrorStats BlackholeSim::lifetime_error(LaneKind kind) const {
     return percentiles(copy);
 }
 
-void BlackholeSim::clear_lifetime_error() {
+void BlackholeSim::begin_measurement() {
+    keep_samples_ = true;
     for (Lane& lane : lanes_) {
         lane.error_lifetime.clear();
-        lane.attractors_sum = 0.0;
-        lane.pull_pct_sum = 0.0;
-        lane.weight_pct_sum = 0.0;
-        lane.field_error_pct_sum = 0.0;
-        lane.measurements = 0;
-        lane.probes = 0;
+        for (Reading* r : lane.readings()) r->begin_measurement();
     }
 }
 
@@ -562,20 +570,22 @@ void BlackholeSim::meters(std::vector<Meter>& out) const {
     for (const Lane& lane : lanes_) {
         const std::string p = lane.name + ".";
         const double machines = static_cast<double>(lane.clients.size());
-        const double window_total = lane.bytes.window_total();
+        const double window_total = lane.bytes.window().window_total();
         out.push_back({p + "kib_s", "KiB/s", lane.bytes.per_sec() / kKiB});
         out.push_back({p + "kib_s_lifetime", "KiB/s", lane.bytes.lifetime_per_sec() / kKiB});
         out.push_back({p + "field_kib_s", "KiB/s", lane.field_bytes.per_sec() / kKiB});
         out.push_back({p + "field_kib_s_lifetime", "KiB/s", lane.field_bytes.lifetime_per_sec() / kKiB});
         out.push_back({p + "field_share_pct", "%",
-                       window_total > 0.0 ? 100.0 * lane.field_bytes.window_total() / window_total : 0.0});
+                       window_total > 0.0 ? 100.0 * lane.field_bytes.window().window_total() / window_total : 0.0});
         out.push_back({p + "error_median_px", "px", lane.error.median});
         out.push_back({p + "error_p90_px", "px", lane.error.p90});
         out.push_back({p + "error_worst_px", "px", lane.error.worst});
-        out.push_back({p + "attractors", "", lane.attractors});
-        out.push_back({p + "pull_pct", "%", lane.pull_pct});
-        out.push_back({p + "weight_pct", "%", lane.weight_pct});
-        out.push_back({p + "field_error_pct", "%", lane.field_error_pct});
+        // Before the first probe the field is whole, as far as anyone has measured.
+        auto or_whole = [](const Reading& r) { return r.samples() > 0 ? r.last() : 100.0; };
+        out.push_back({p + "attractors", "", lane.attractors.last()});
+        out.push_back({p + "pull_pct", "%", or_whole(lane.pull_pct)});
+        out.push_back({p + "weight_pct", "%", or_whole(lane.weight_pct)});
+        out.push_back({p + "field_error_pct", "%", lane.field_error_pct.last()});
         out.push_back({p + "force_evals_m_s", "M/s", lane.evaluations.per_sec() / machines / 1e6});
         out.push_back({p + "decode_errors", "", static_cast<double>(lane.decode_errors)});
     }

@@ -22,6 +22,7 @@
 
 #include "blackhole/field_packet.hpp"
 #include "common/catalog.hpp"
+#include "common/reading.hpp"
 #include "common/simulation.hpp"
 #include "vantage/aggregate_tree.hpp"
 #include "vantage/byte_io.hpp"
@@ -46,8 +47,9 @@ struct BlackholeSettings {
     double loss_pct = 0.0;       // packet loss, %, 0..40
     bool autopilot = true;       // the player's hole circles by script; off: steered from the view
 
-    // nullptr when every field is in range, otherwise a message naming the first bad field.
-    const char* validate() const;
+    // Empty when every field is in range, otherwise a message naming the first bad field
+    // (derived from the settings' declarations in blackhole_sim.cpp, the sliders' ranges).
+    std::string validate() const;
 };
 
 enum class LaneKind { Full, Culled, Aggregated };
@@ -113,30 +115,27 @@ public:
         LaneKind kind = LaneKind::Full;
         std::string name;
         std::vector<Client> clients;
-        RateMeter bytes;
-        RateMeter field_bytes;
-        RateMeter evaluations;
+        Reading bytes;        // per packet, every client of the lane
+        Reading field_bytes;  // the field part of those packets
+        Reading evaluations;  // force evaluations per client per tick
         std::uint64_t decode_errors = 0;
         // pooled error samples of the last kErrorWindow measurements
         std::array<std::vector<float>, kErrorWindow> error_window;
         int error_next = 0;
         ErrorStats error;
-        std::vector<float> error_lifetime;  // measured samples, when kept (see keep_error_samples)
+        std::vector<float> error_lifetime;  // the run's samples, kept after begin_measurement()
         // The field each packet carried against the truth at send time, at the pellets in view
         // (probed once per measurement): sum of |field| over probes (P% of the real pull),
-        // weight kept, and sum |sent - true| / sum |true|.
+        // weight kept, and sum |sent - true| / sum |true|. One sample per probe round.
         FieldProbe probe;
-        double pull_pct = 100.0;
-        double weight_pct = 100.0;
-        double field_error_pct = 0.0;
-        double attractors = 0.0;  // mean over clients, at the last measurement
-        // sums over the measurements since the last clear_lifetime_error (for run averages)
-        double attractors_sum = 0.0;
-        double pull_pct_sum = 0.0;
-        double weight_pct_sum = 0.0;
-        double field_error_pct_sum = 0.0;
-        std::uint64_t measurements = 0;
-        std::uint64_t probes = 0;
+        Reading pull_pct;
+        Reading weight_pct;
+        Reading field_error_pct;
+        Reading attractors;  // mean over clients, one sample per measurement
+
+        std::array<Reading*, 7> readings() {
+            return {&bytes, &field_bytes, &evaluations, &pull_pct, &weight_pct, &field_error_pct, &attractors};
+        }
     };
 
     BlackholeSim();
@@ -160,12 +159,12 @@ public:
     float hole_radius(const Hole& h) const;
     static float effective_mass(float mass);
     std::uint64_t swallowed() const { return swallowed_; }
-    // Pooled over every measurement since reset or the last clear_lifetime_error() (the
-    // report clears after a warm-up). Samples are kept only after keep_error_samples(true)
-    // (the report and the tests), so a page left open does not grow without bound.
+    // Pooled over every measurement since the last begin_measurement(). Samples are kept only
+    // once a run has begun (the report and the tests), so a page left open does not grow
+    // without bound; before that it is empty.
     ErrorStats lifetime_error(LaneKind kind) const;
-    void clear_lifetime_error();
-    void keep_error_samples(bool keep) { keep_samples_ = keep; }
+    // Starts every lane's run readings afresh and starts keeping error samples.
+    void begin_measurement() override;
 
 private:
     void apply_link_options();

@@ -30,6 +30,35 @@ std::string check_param_value(const Param& p, double value) {
     return {};
 }
 
+long run_ticks(Simulation& sim, double seconds, int tick_hz) {
+    const double dt = 1.0 / tick_hz;
+    // The formula every report loop used, so a run lasts exactly the ticks it always did.
+    const auto ticks = static_cast<long>(seconds / dt + 0.5);
+    for (long t = 0; t < ticks; ++t) sim.step(dt);
+    return ticks;
+}
+
+void continue_measured(Simulation& sim, double warmup_s, double measure_s, int tick_hz,
+                       const std::function<void()>& each_measured_tick) {
+    run_ticks(sim, warmup_s, tick_hz);
+    sim.begin_measurement();
+    if (!each_measured_tick) {
+        run_ticks(sim, measure_s, tick_hz);
+        return;
+    }
+    const double dt = 1.0 / tick_hz;
+    const auto ticks = static_cast<long>(measure_s / dt + 0.5);
+    for (long t = 0; t < ticks; ++t) {
+        sim.step(dt);
+        each_measured_tick();
+    }
+}
+
+void run_measured(Simulation& sim, const MeasuredRun& run) {
+    sim.reset(run.seed);
+    continue_measured(sim, run.warmup_s, run.measure_s, run.tick_hz, run.each_measured_tick);
+}
+
 std::uint64_t fold(std::uint64_t h, std::uint64_t v) { return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))); }
 
 std::uint64_t fold(std::uint64_t h, double v) { return fold(h, vantage::bit_cast<std::uint64_t>(v)); }

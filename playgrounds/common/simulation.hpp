@@ -82,6 +82,9 @@ public:
     // False while a setting has no effect because a setting it depends on is off (e.g.
     // reconciliation without prediction): the controls grey it out. Its value is kept.
     virtual bool param_enabled(std::string_view /*name*/) const { return true; }
+    // The warm-up is over: every run reading (what a report prints) counts from here on.
+    // Live meters are unaffected. Until it is called a run counts from reset().
+    virtual void begin_measurement() {}
 
     void set_profiler(Profiler* profiler) { profiler_ = profiler; }
 
@@ -89,6 +92,24 @@ protected:
     std::vector<Param> params_;  // filled by the constructor; get/set capture `this`
     Profiler* profiler_ = nullptr;  // not owned; null unless someone measures phases
 };
+
+// The measured run every report and test uses: reset(seed), `warmup_s` of ticks at `tick_hz`,
+// begin_measurement(), then `measure_s` of ticks. Tick counts are rounded to the nearest
+// whole tick (5 s at 60 Hz is 300 ticks).
+struct MeasuredRun {
+    double warmup_s = 0.0;
+    double measure_s = 0.0;
+    int tick_hz = 60;
+    std::uint64_t seed = 1;
+    std::function<void()> each_measured_tick{};  // optional: called after every measured tick
+};
+void run_measured(Simulation& sim, const MeasuredRun& run);
+// The same, without the reset: continues `sim` where it stands (settings set live after a
+// reset, a sweep that changes one part-way).
+void continue_measured(Simulation& sim, double warmup_s, double measure_s, int tick_hz,
+                       const std::function<void()>& each_measured_tick = {});
+// Runs `seconds` of ticks at `tick_hz` (rounded to whole ticks); returns the ticks run.
+long run_ticks(Simulation& sim, double seconds, int tick_hz);
 
 // Validates `value` against `p` (finite, inside [min, max], integral for Int, 0/1 for Bool).
 // Returns an empty string when acceptable, otherwise a message naming the setting.

@@ -1,5 +1,7 @@
 #include "horde/horde_sim.hpp"
 
+#include "common/settings_schema.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -37,58 +39,110 @@ HordeSim::HordeSim(std::vector<HordeLaneConfig> lanes) : lane_configs_(std::move
     reset(1);
 }
 
+namespace {
+
+// Every setting of the page, declared once (the sliders, the URL check); the per-lane ones
+// once for all lanes.
+const SettingsSchema<HordeSettings>& horde_schema() {
+    static const SettingsSchema<HordeSettings> schema = [] {
+        using S = HordeSettings;
+        SettingsSchema<S> d;
+        d.integer("enemies", &S::enemies,
+                  {.label = "enemies",
+                   .min = 200,
+                   .max = 8000,
+                   .help = "alive enemies the waves keep the arena at",
+                   .restart = true});
+        d.integer("players", &S::players,
+                  {.label = "players",
+                   .min = 1,
+                   .max = 128,
+                   .help = "players (each one a client); player 0 is yours",
+                   .restart = true});
+        d.flag("spread", &S::spread,
+               {.label = "players spread",
+                .help = "players roam their own part of the arena; off: all at the centre",
+                .restart = true,
+                .apply = true});
+        d.flag("combat", &S::combat,
+               {.label = "combat", .help = "shots, novas, deaths and respawn waves (the churn)", .apply = true});
+        d.real("view_radius", &S::view_radius,
+               {.label = "view radius",
+                .unit = "units",
+                .min = 100,
+                .max = 1500,
+                .help = "what each client is told about, around its player",
+                .apply = true});
+        d.real("send_hz", &S::send_hz,
+               {.label = "send rate",
+                .unit = "Hz",
+                .min = 1,
+                .max = 60,
+                .help = "frames per second to each client",
+                .apply = true});
+        d.real("sample_hz", &S::sample_hz,
+               {.label = "correction rate",
+                .unit = "Hz",
+                .min = 1,
+                .max = 60,
+                .help = "corrections per second per held enemy, round-robin",
+                .apply = true});
+        d.real("latency_ms", &S::latency_ms,
+               {.label = "latency",
+                .unit = "ms",
+                .min = 0,
+                .max = 400,
+                .help = "one way, both directions",
+                .apply = true});
+        d.real("jitter_ms", &S::jitter_ms,
+               {.label = "jitter",
+                .unit = "ms",
+                .min = 0,
+                .max = 150,
+                .help = "extra one-way delay, uniform",
+                .apply = true});
+        d.real("loss", &S::loss_pct,
+               {.label = "packet loss",
+                .unit = "%",
+                .min = 0,
+                .max = 40,
+                .help = "per packet, both directions, the same packets in every lane",
+                .apply = true});
+        d.real("theta", &S::theta,
+               {.label = "crowd theta",
+                .min = 0,
+                .max = 2,
+                .help = "opening angle of the crowd summaries (0: none)",
+                .apply = true});
+        d.flag("any_received", &S::any_received,
+               {.label = "ack frontier: any received",
+                .help = "acked lanes diff against the newest frame that arrived (off: the newest contiguous one)",
+                .restart = true,
+                .apply = true});
+        return d;
+    }();
+    return schema;
+}
+
+const SettingsSchema<HordeLaneConfig>& horde_lane_schema() {
+    static const SettingsSchema<HordeLaneConfig> schema = [] {
+        SettingsSchema<HordeLaneConfig> d;
+        d.flag("recovery", &HordeLaneConfig::recovery,
+               {.label = "recover from loss",
+                .help = "diff against what the client acknowledged (off: against what was sent)",
+                .apply = true});
+        return d;
+    }();
+    return schema;
+}
+
+}  // namespace
+
 void HordeSim::add_params() {
-    auto add = [this](const char* name, const char* label, const char* unit, const char* help, Param::Kind kind,
-                      double lo, double hi, bool restart, auto get, auto set) {
-        params_.push_back(Param{name, label, unit, help, kind, lo, hi, restart, get, set});
-    };
-    auto real = [&](const char* name, const char* label, const char* unit, const char* help, double lo, double hi,
-                    double HordeSettings::*field) {
-        add(name, label, unit, help, Param::Kind::Real, lo, hi, false, [this, field] { return settings_.*field; },
-            [this, field](double v) {
-                settings_.*field = v;
-                apply_settings();
-            });
-    };
-    auto flag = [&](const char* name, const char* label, const char* help, bool restart, bool HordeSettings::*field) {
-        add(name, label, "", help, Param::Kind::Bool, 0.0, 1.0, restart,
-            [this, field] { return settings_.*field ? 1.0 : 0.0; },
-            [this, field](double v) {
-                settings_.*field = v != 0.0;
-                apply_settings();
-            });
-    };
-    add("enemies", "enemies", "", "alive enemies the waves keep the arena at", Param::Kind::Int, 200, 8000, true,
-        [this] { return static_cast<double>(settings_.enemies); },
-        [this](double v) { settings_.enemies = static_cast<int>(v); });
-    add("players", "players", "", "players (each one a client); player 0 is yours", Param::Kind::Int, 1, 128, true,
-        [this] { return static_cast<double>(settings_.players); },
-        [this](double v) { settings_.players = static_cast<int>(v); });
-    flag("spread", "players spread", "players roam their own part of the arena; off: all at the centre", true,
-         &HordeSettings::spread);
-    flag("combat", "combat", "shots, novas, deaths and respawn waves (the churn)", false, &HordeSettings::combat);
-    real("view_radius", "view radius", "units", "what each client is told about, around its player", 100, 1500,
-         &HordeSettings::view_radius);
-    real("send_hz", "send rate", "Hz", "frames per second to each client", 1, 60, &HordeSettings::send_hz);
-    real("sample_hz", "correction rate", "Hz", "corrections per second per held enemy, round-robin", 1, 60,
-         &HordeSettings::sample_hz);
-    real("latency_ms", "latency", "ms", "one way, both directions", 0, 400, &HordeSettings::latency_ms);
-    real("jitter_ms", "jitter", "ms", "extra one-way delay, uniform", 0, 150, &HordeSettings::jitter_ms);
-    real("loss", "packet loss", "%", "per packet, both directions, the same packets in every lane", 0, 40,
-         &HordeSettings::loss_pct);
-    real("theta", "crowd theta", "", "opening angle of the crowd summaries (0: none)", 0, 2, &HordeSettings::theta);
-    flag("any_received", "ack frontier: any received",
-         "acked lanes diff against the newest frame that arrived (off: the newest contiguous one)", true,
-         &HordeSettings::any_received);
-    for (std::size_t i = 0; i < lane_configs_.size(); ++i) {
-        const std::string name = lane_configs_[i].name + "_recovery";
-        const std::string label = lane_configs_[i].name + ": recover from loss";
-        add(name.c_str(), label.c_str(), "", "diff against what the client acknowledged (off: against what was sent)",
-            Param::Kind::Bool, 0.0, 1.0, false, [this, i] { return lane_configs_[i].recovery ? 1.0 : 0.0; },
-            [this, i](double v) {
-                lane_configs_[i].recovery = v != 0.0;
-                apply_settings();
-            });
+    horde_schema().bind(settings_, params_, [this] { apply_settings(); });
+    for (HordeLaneConfig& config : lane_configs_) {
+        horde_lane_schema().bind(config, params_, [this] { apply_settings(); },
+                                 {config.name + "_", config.name + ": "});
     }
 }
 

@@ -155,6 +155,7 @@ public:
     const HordeLane& lane(std::size_t i) const { return *lanes_[i]; }
     // Starts the averages of totals() afresh (the report's warm-up ends here).
     void restart_measurement();
+    void begin_measurement() override { restart_measurement(); }
     HordeLaneTotals totals(std::size_t lane) const;
     // Enemies relevant to a client at the last send (ascending packed keys).
     const std::vector<std::uint64_t>& relevant(std::size_t client) const { return round_.relevant(client); }

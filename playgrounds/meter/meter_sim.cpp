@@ -1,23 +1,53 @@
 #include "meter/meter_sim.hpp"
 
+#include "common/settings_schema.hpp"
+
 #include <cmath>
 
 namespace vantage::play {
 
+namespace {
+
+const SettingsSchema<MeterSettings>& meter_schema() {
+    static const SettingsSchema<MeterSettings> schema = [] {
+        using S = MeterSettings;
+        SettingsSchema<S> d;
+        d.real("rate_kib", &S::rate_kib,
+               {.label = "true rate",
+                .unit = "KiB/s",
+                .min = 1.0,
+                .max = 2000.0,
+                .help = "rate of the stream before the step"});
+        d.real("step_to_kib", &S::step_to_kib,
+               {.label = "rate after step",
+                .unit = "KiB/s",
+                .min = 1.0,
+                .max = 2000.0,
+                .help = "rate of the stream after the step"});
+        d.real("step_at_s", &S::step_at_s,
+               {.label = "step at",
+                .unit = "s",
+                .min = 0.0,
+                .max = 600.0,
+                .help = "simulated time at which the true rate steps"});
+        d.real("burst", &S::burst,
+               {.label = "burstiness",
+                .min = 0.0,
+                .max = 1.0,
+                .help = "0: every tick carries the mean; 1: each tick carries 0..2x the mean"});
+        return d;
+    }();
+    return schema;
+}
+
+}  // namespace
+
+std::string MeterSettings::validate() const {
+    return meter_schema().validate(*this);
+}
+
 MeterSim::MeterSim() {
-    auto real = [this](const char* name, const char* label, const char* unit, const char* help, double lo,
-                       double hi, double MeterSettings::*field) {
-        params_.push_back(Param{name, label, unit, help, Param::Kind::Real, lo, hi, false,
-                                [this, field] { return settings_.*field; },
-                                [this, field](double v) { settings_.*field = v; }});
-    };
-    real("rate_kib", "true rate", "KiB/s", "rate of the stream before the step", 1.0, 2000.0, &MeterSettings::rate_kib);
-    real("step_to_kib", "rate after step", "KiB/s", "rate of the stream after the step", 1.0, 2000.0,
-         &MeterSettings::step_to_kib);
-    real("step_at_s", "step at", "s", "simulated time at which the true rate steps", 0.0, 600.0,
-         &MeterSettings::step_at_s);
-    real("burst", "burstiness", "", "0: every tick carries the mean; 1: each tick carries 0..2x the mean", 0.0, 1.0,
-         &MeterSettings::burst);
+    meter_schema().bind(settings_, params_);
 }
 
 void MeterSim::reset(std::uint64_t seed) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "common/simulation.hpp"
 #include "vantage/random.hpp"
@@ -19,6 +20,9 @@ struct MeterSettings {
     double step_to_kib = 256.0;  // true rate after the step, KiB/s (1..2000)
     double step_at_s = 20.0;     // when the rate steps, simulated s (0 = from the start, up to 600)
     double burst = 0.5;          // per-tick burstiness: 0 = constant, 1 = each tick 0..2x the mean
+
+    // Empty when every field is in range, else a message naming the first bad one.
+    std::string validate() const;
 };
 
 class MeterSim final : public Simulation {

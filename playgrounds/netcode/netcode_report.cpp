@@ -17,11 +17,38 @@ namespace vantage::play {
 
 namespace {
 
+constexpr double kWarmupS = 3.0;  // the start-up transient every cell skips
 constexpr double kLatencies[] = {50.0, 120.0, 250.0};
 constexpr double kLosses[] = {0.0, 5.0, 20.0};
 
+// One lane's run readings (since the warm-up), as the tables print them.
+struct LaneRun {
+    std::uint64_t frames = 0;  // frames with a state to draw
+    double prediction_error = 0.0, player_stutter = 0.0, render_error = 0.0, remote_stutter = 0.0;  // px per frame
+    std::uint64_t extrapolated_frames = 0;  // bots dead-reckoned, summed over frames
+    double extrapolation_error = 0.0;       // px, summed over those
+    std::uint64_t shots = 0, hits_rewound = 0, hits_present = 0;
+    double up_bytes = 0.0, down_bytes = 0.0;
+};
+
+LaneRun read_run(const ClientLane& c) {
+    auto count = [](double total) { return static_cast<std::uint64_t>(total); };
+    return {.frames = c.render_error.run_samples(),
+            .prediction_error = c.prediction_error.run_mean(),
+            .player_stutter = c.player_stutter.run_mean(),
+            .render_error = c.render_error.run_mean(),
+            .remote_stutter = c.remote_stutter.run_mean(),
+            .extrapolated_frames = count(c.extrapolated.run_total()),
+            .extrapolation_error = c.extrapolation_error.run_total(),
+            .shots = c.hits_rewound.run_samples(),
+            .hits_rewound = count(c.hits_rewound.run_total()),
+            .hits_present = count(c.hits_present.run_total()),
+            .up_bytes = c.up_bytes.run_total(),
+            .down_bytes = c.down_bytes.run_total()};
+}
+
 struct Run {
-    LaneStats off, on;
+    LaneRun off, on;
     double off_present_px = 0.0, off_rewound_px = 0.0;  // mean distance from aim to the nearest target
     double on_present_px = 0.0, on_rewound_px = 0.0;
 };
@@ -39,18 +66,15 @@ Run run(const ReportOptions& o, const std::function<void(NetcodeSim&)>& setup) {
     NetcodeSim sim;
     start(sim, o);
     setup(sim);
-    const double dt = 1.0 / o.tick_hz;
-    const auto ticks = static_cast<long>((o.seconds + sim.stats_from_s) * o.tick_hz + 0.5);
-    for (long t = 0; t < ticks; ++t) sim.step(dt);
-    auto mean = [](double sum, std::uint64_t n) { return n ? sum / static_cast<double>(n) : 0.0; };
+    continue_measured(sim, kWarmupS, o.seconds, o.tick_hz);
     const ServerSession& off = sim.lane(0).server;
     const ServerSession& on = sim.lane(1).server;
-    return {sim.lane(0).stats,
-            sim.lane(1).stats,
-            mean(off.present_miss_px, off.judged),
-            mean(off.rewound_miss_px, off.judged),
-            mean(on.present_miss_px, on.judged),
-            mean(on.rewound_miss_px, on.judged)};
+    return {.off = read_run(sim.lane(0)),
+            .on = read_run(sim.lane(1)),
+            .off_present_px = off.present_miss_px.run_mean(),
+            .off_rewound_px = off.rewound_miss_px.run_mean(),
+            .on_present_px = on.present_miss_px.run_mean(),
+            .on_rewound_px = on.rewound_miss_px.run_mean()};
 }
 
 std::string num(double v, int decimals = 1) {
@@ -103,12 +127,10 @@ void player_table(const ReportOptions& o, std::FILE* out) {
             const Run predicted = variant(false, false);
             const Run reconciled = variant(true, false);
             const Run smoothed = variant(true, true);
-            t.row({num(latency, 0), num(loss, 0), num(predicted.off.mean(predicted.off.prediction_error)),
-                   num(predicted.on.mean(predicted.on.prediction_error)),
-                   num(reconciled.on.mean(reconciled.on.prediction_error)),
-                   num(smoothed.on.mean(smoothed.on.prediction_error)),
-                   num(reconciled.on.mean(reconciled.on.player_stutter), 2),
-                   num(smoothed.on.mean(smoothed.on.player_stutter), 2), num(smoothed.on.up_bytes / o.seconds, 0)});
+            t.row({num(latency, 0), num(loss, 0), num(predicted.off.prediction_error),
+                   num(predicted.on.prediction_error), num(reconciled.on.prediction_error),
+                   num(smoothed.on.prediction_error), num(reconciled.on.player_stutter, 2),
+                   num(smoothed.on.player_stutter, 2), num(smoothed.on.up_bytes / o.seconds, 0)});
         }
     }
 }
@@ -135,8 +157,8 @@ void remote_table(const ReportOptions& o, std::FILE* out) {
             const Run fixed = variant(false, false);
             const Run adaptive = variant(true, false);
             const Run extrapolated = variant(true, true);
-            auto e = [](const LaneStats& s) { return num(s.mean(s.render_error)); };
-            auto j = [](const LaneStats& s) { return num(s.mean(s.remote_stutter), 2); };
+            auto e = [](const LaneRun& s) { return num(s.render_error); };
+            auto j = [](const LaneRun& s) { return num(s.remote_stutter, 2); };
             t.row({num(latency, 0), num(loss, 0), e(fixed.off), e(fixed.on), e(adaptive.on), e(extrapolated.on),
                    j(fixed.off), j(fixed.on), j(adaptive.on), j(extrapolated.on),
                    num(extrapolated.on.down_bytes / o.seconds, 0)});
@@ -186,7 +208,7 @@ void extrapolation_table(const ReportOptions& o, std::FILE* out, bool adaptive) 
         };
         const Run first = variant(false);
         const Run second = variant(true);
-        auto err = [](const LaneStats& s) {
+        auto err = [](const LaneRun& s) {
             return s.extrapolated_frames ? s.extrapolation_error / static_cast<double>(s.extrapolated_frames) : 0.0;
         };
         const double e1 = err(first.on), e2 = err(second.on);
@@ -217,10 +239,9 @@ void clock_table(const ReportOptions& o, std::FILE* out) {
             sim.set("latency_ms", from);
             sim.set("clock_sync", policy > 0 ? 1 : 0);
             sim.set("smooth_clock", policy == 2 ? 1 : 0);
-            sim.stats_from_s = 8.0;
             const double dt = 1.0 / o.tick_hz;
-            const auto before = static_cast<long>(8.0 * o.tick_hz + 0.5);
-            for (long i = 0; i < before; ++i) sim.step(dt);
+            run_ticks(sim, 8.0, o.tick_hz);
+            sim.begin_measurement();
             sim.set("latency_ms", to);
             double last = sim.lane(1).clock_ms, least = 1e9, most = 0.0;
             int back = 0;
@@ -232,10 +253,9 @@ void clock_table(const ReportOptions& o, std::FILE* out) {
                 most = std::max(most, advance);
                 back += advance < 0.0 ? 1 : 0;
             }
-            const LaneStats& st = sim.lane(1).stats;
+            const LaneRun st = read_run(sim.lane(1));
             const char* names[] = {"none", "snap 8%", "rate +-10%"};
-            t.row({num(from, 0) + "->" + num(to, 0), names[policy], num(st.mean(st.render_error)),
-                   num(st.mean(st.remote_stutter), 2),
+            t.row({num(from, 0) + "->" + num(to, 0), names[policy], num(st.render_error), num(st.remote_stutter, 2),
                    pct(static_cast<double>(st.extrapolated_frames), static_cast<double>(st.frames * Arena::kBots)),
                    num(least, 1), num(most, 1), std::to_string(back)});
         }
@@ -249,7 +269,7 @@ void clock_table(const ReportOptions& o, std::FILE* out) {
 void report_netcode(const ReportOptions& o, std::FILE* out) {
     const char* lead = o.csv ? "# " : "";
     std::fprintf(out, "%snetcode report: seed %llu, %.0f simulated s per cell after a %.0f s warm-up, %d Hz frames\n",
-                 lead, static_cast<unsigned long long>(o.seed), o.seconds, NetcodeSim{}.stats_from_s, o.tick_hz);
+                 lead, static_cast<unsigned long long>(o.seed), o.seconds, kWarmupS, o.tick_hz);
     std::fprintf(out, "%severy lane sees the same inputs, shots and lost packets; 'none'/'newest' is everything off\n",
                  lead);
     if (const std::string settings = o.settings_text(); !settings.empty()) {

@@ -1,5 +1,7 @@
 #include "netcode/netcode_sim.hpp"
 
+#include "common/settings_schema.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -121,17 +123,6 @@ Vec2 bot_position(std::size_t i, double server_ms) {
     }
 }
 
-void RecentMean::add(double v) {
-    if (count_ == values_.size()) {
-        sum_ -= values_[next_];
-    } else {
-        ++count_;
-    }
-    values_[next_] = v;
-    sum_ += v;
-    next_ = (next_ + 1) % values_.size();
-}
-
 Mechanisms Mechanisms::from(const NetcodeSettings& s) {
     Mechanisms m;
     m.prediction = s.prediction;
@@ -155,63 +146,101 @@ const SmoothClock& ClientLane::clock() const {
     return mech.smooth_clock ? rate_clock : snap_clock;
 }
 
+namespace {
+
+// Every control of the playground, declared once: the sliders, the URL check and validate().
+const SettingsSchema<NetcodeSettings>& netcode_schema() {
+    static const SettingsSchema<NetcodeSettings> schema = [] {
+        using S = NetcodeSettings;
+        SettingsSchema<S> d;
+        d.real("latency_ms", &S::latency_ms,
+               {.label = "latency (one-way)",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 500.0,
+                .help = "one-way delay, each direction",
+                .apply = true});
+        d.real("jitter_ms", &S::jitter_ms,
+               {.label = "jitter",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 200.0,
+                .help = "extra delay, uniform from 0 to this, each direction",
+                .apply = true});
+        d.real("loss_pct", &S::loss_pct,
+               {.label = "packet loss",
+                .unit = "%",
+                .min = 0.0,
+                .max = 50.0,
+                .help = "packets lost, each direction",
+                .apply = true});
+        d.integer("server_hz", &S::server_hz,
+                  {.label = "server tick rate",
+                   .unit = "Hz",
+                   .min = 4.0,
+                   .max = 60.0,
+                   .help = "server ticks and state packets per second"});
+        d.flag("prediction", &S::prediction,
+               {.label = "client-side prediction",
+                .help = "apply your own inputs at once instead of waiting a round trip"});
+        d.flag("reconciliation", &S::reconciliation,
+               {.label = "server reconciliation",
+                .help = "rewind to each server state and replay the inputs it has not seen"});
+        d.flag("correction_smoothing", &S::correction_smoothing,
+               {.label = "correction smoothing", .help = "ease the drawn player across a correction"});
+        d.flag("interpolation", &S::interpolation,
+               {.label = "entity interpolation", .help = "draw remotes between two snapshots, behind a render delay"});
+        d.real("render_delay_ms", &S::render_delay_ms,
+               {.label = "render delay",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 600.0,
+                .help = "fixed render delay (adaptive buffering off)"});
+        d.flag("extrapolation", &S::extrapolation,
+               {.label = "extrapolation (dead reckoning)", .help = "keep remotes moving past the newest snapshot"});
+        d.real("extrapolation_cap_ms", &S::extrapolation_cap_ms,
+               {.label = "extrapolation cap",
+                .unit = "ms",
+                .min = 0.0,
+                .max = 1000.0,
+                .help = "longest dead reckoning; then the remote holds"});
+        d.flag("second_order", &S::second_order,
+               {.label = "second order (fit a curve)", .help = "extrapolate along a parabola through three snapshots"});
+        d.real("curve_trust", &S::curve_trust,
+               {.label = "curve trust",
+                .min = 0.0,
+                .max = 1.0,
+                .help = "how much of the curve's departure from the line to apply"});
+        d.flag("adaptive_buffering", &S::adaptive_buffering,
+               {.label = "adaptive buffering", .help = "render delay = 1.5 x send interval + 2 x jitter"});
+        d.flag("clock_sync", &S::clock_sync,
+               {.label = "clock sync", .help = "keep correcting the server-time estimate from the stamps"});
+        d.flag(
+            "smooth_clock", &S::smooth_clock,
+            {.label = "smooth clock (rate vs snap)", .help = "correct the clock by its rate (on) or by steps (off)"});
+        d.flag("lag_compensation", &S::lag_compensation,
+               {.label = "lag compensation", .help = "the server judges shots against the past the shooter saw"});
+        d.flag("autopilot", &S::autopilot,
+               {.label = "autopilot", .help = "a scripted pilot steers; off: steer with WASD / arrows"});
+        d.flag("auto_shoot", &S::auto_shoot,
+               {.label = "scripted shots", .help = "fire at the bots on a schedule (right-click a bot to shoot too)"});
+        d.real("shots_per_s", &S::shots_per_s,
+               {.label = "shot rate", .unit = "1/s", .min = 0.2, .max = 5.0, .help = "scripted shots per second"});
+        d.flag("show_ghost", &S::show_ghost,
+               {.label = "show server ghost", .help = "draw the server-confirmed player as a ring"});
+        return d;
+    }();
+    return schema;
+}
+
+}  // namespace
+
+std::string NetcodeSettings::validate() const {
+    return netcode_schema().validate(*this);
+}
+
 NetcodeSim::NetcodeSim() {
-    auto real = [this](const char* name, const char* label, const char* unit, const char* help, double lo, double hi,
-                       double NetcodeSettings::*field, bool link) {
-        params_.push_back(Param{name, label, unit, help, Param::Kind::Real, lo, hi, false,
-                                [this, field] { return settings_.*field; },
-                                [this, field, link](double v) {
-                                    settings_.*field = v;
-                                    if (link) apply_link_options();
-                                }});
-    };
-    auto flag = [this](const char* name, const char* label, const char* help, bool NetcodeSettings::*field) {
-        params_.push_back(Param{name, label, "", help, Param::Kind::Bool, 0.0, 1.0, false,
-                                [this, field] { return settings_.*field ? 1.0 : 0.0; },
-                                [this, field](double v) { settings_.*field = v != 0.0; }});
-    };
-    real("latency_ms", "latency (one-way)", "ms", "one-way delay, each direction", 0.0, 500.0,
-         &NetcodeSettings::latency_ms, true);
-    real("jitter_ms", "jitter", "ms", "extra delay, uniform from 0 to this, each direction", 0.0, 200.0,
-         &NetcodeSettings::jitter_ms, true);
-    real("loss_pct", "packet loss", "%", "packets lost, each direction", 0.0, 50.0, &NetcodeSettings::loss_pct, true);
-    params_.push_back(Param{"server_hz", "server tick rate", "Hz", "server ticks and state packets per second",
-                            Param::Kind::Int, 4.0, 60.0, false,
-                            [this] { return static_cast<double>(settings_.server_hz); },
-                            [this](double v) { settings_.server_hz = static_cast<int>(v); }});
-    flag("prediction", "client-side prediction", "apply your own inputs at once instead of waiting a round trip",
-         &NetcodeSettings::prediction);
-    flag("reconciliation", "server reconciliation", "rewind to each server state and replay the inputs it has not seen",
-         &NetcodeSettings::reconciliation);
-    flag("correction_smoothing", "correction smoothing", "ease the drawn player across a correction",
-         &NetcodeSettings::correction_smoothing);
-    flag("interpolation", "entity interpolation", "draw remotes between two snapshots, behind a render delay",
-         &NetcodeSettings::interpolation);
-    real("render_delay_ms", "render delay", "ms", "fixed render delay (adaptive buffering off)", 0.0, 600.0,
-         &NetcodeSettings::render_delay_ms, false);
-    flag("extrapolation", "extrapolation (dead reckoning)", "keep remotes moving past the newest snapshot",
-         &NetcodeSettings::extrapolation);
-    real("extrapolation_cap_ms", "extrapolation cap", "ms", "longest dead reckoning; then the remote holds", 0.0,
-         1000.0, &NetcodeSettings::extrapolation_cap_ms, false);
-    flag("second_order", "second order (fit a curve)", "extrapolate along a parabola through three snapshots",
-         &NetcodeSettings::second_order);
-    real("curve_trust", "curve trust", "", "how much of the curve's departure from the line to apply", 0.0, 1.0,
-         &NetcodeSettings::curve_trust, false);
-    flag("adaptive_buffering", "adaptive buffering", "render delay = 1.5 x send interval + 2 x jitter",
-         &NetcodeSettings::adaptive_buffering);
-    flag("clock_sync", "clock sync", "keep correcting the server-time estimate from the stamps",
-         &NetcodeSettings::clock_sync);
-    flag("smooth_clock", "smooth clock (rate vs snap)", "correct the clock by its rate (on) or by steps (off)",
-         &NetcodeSettings::smooth_clock);
-    flag("lag_compensation", "lag compensation", "the server judges shots against the past the shooter saw",
-         &NetcodeSettings::lag_compensation);
-    flag("autopilot", "autopilot", "a scripted pilot steers; off: steer with WASD / arrows",
-         &NetcodeSettings::autopilot);
-    flag("auto_shoot", "scripted shots", "fire at the bots on a schedule (right-click a bot to shoot too)",
-         &NetcodeSettings::auto_shoot);
-    real("shots_per_s", "shot rate", "1/s", "scripted shots per second", 0.2, 5.0, &NetcodeSettings::shots_per_s,
-         false);
-    flag("show_ghost", "show server ghost", "draw the server-confirmed player as a ring", &NetcodeSettings::show_ghost);
+    netcode_schema().bind(settings_, params_, [this] { apply_link_options(); });
     reset(1);
 }
 
@@ -283,6 +312,14 @@ void NetcodeSim::reset(std::uint64_t seed) {
     apply_link_options();
 }
 
+void NetcodeSim::begin_measurement() {
+    for (ClientLane& c : lanes_) {
+        for (Reading* r : c.readings()) r->begin_measurement();
+        c.server.present_miss_px.begin_measurement();
+        c.server.rewound_miss_px.begin_measurement();
+    }
+}
+
 Vec2 NetcodeSim::waypoint() const {
     return kWaypoints[waypoint_];
 }
@@ -331,10 +368,9 @@ void NetcodeSim::judge(ServerSession& s, const ShotMsg& shot, double server_ms) 
         nearest_present = std::min(nearest_present, present);
     }
     push_bounded(s.verdicts, v, kVerdictsRepeated);
-    if (local_ms_ >= stats_from_s * 1000.0 && std::isfinite(nearest)) {
-        ++s.judged;
-        s.present_miss_px += nearest_present;
-        s.rewound_miss_px += nearest;
+    if (std::isfinite(nearest)) {
+        s.present_miss_px.add(nearest_present);
+        s.rewound_miss_px.add(nearest);
     }
 }
 
@@ -342,7 +378,6 @@ void NetcodeSim::server_tick(double t) {
     const double server_ms = quantize_time(t + kServerClockOffsetMs);
     for (std::uint32_t b = 0; b < Arena::kBots; ++b) history_.record_state(b, server_ms, bot_position(b, server_ms));
     ++server_ticks_;
-    const bool counting = t >= stats_from_s * 1000.0;
     for (ClientLane& c : lanes_) {
         ServerSession& s = c.server;
         // Receive: each datagram stamped with its own arrival time.
@@ -398,16 +433,14 @@ void NetcodeSim::server_tick(double t) {
         encode_state(writer_, out);
         if (!writer_.ok()) continue;
         const SendFate fate = c.down.send(t, writer_.bytes());
-        c.down_meter.elapsed(t);
-        c.down_meter.add(static_cast<double>(writer_.size()));
-        if (counting) c.stats.down_bytes += static_cast<double>(writer_.size());
+        c.down_bytes.elapsed(t);
+        c.down_bytes.add(static_cast<double>(writer_.size()));
         push_bounded(c.timeline, PacketMark{false, time_to_wire(server_ms), t, -1.0, fate != SendFate::Scheduled},
                      kTimelineCap);
     }
 }
 
 void NetcodeSim::client_receive(ClientLane& c) {
-    const bool counting = local_ms_ >= stats_from_s * 1000.0;
     for (double a = c.down.next_delivery_ms(); a >= 0.0 && a <= local_ms_; a = c.down.next_delivery_ms()) {
         c.down.poll(local_ms_, packet_);
         StatePacket& p = state_in_;
@@ -449,14 +482,8 @@ void NetcodeSim::client_receive(ClientLane& c) {
                 s.hit = c.mech.lag_compensation ? v.hit_rewound : v.hit_present;
                 s.rewound = v.rewound;
                 s.judged_ms = a;
-                ++c.shots_judged;
-                c.hits_rewound += v.hit_rewound ? 1 : 0;
-                c.hits_present += v.hit_present ? 1 : 0;
-                if (counting) {
-                    ++c.stats.shots;
-                    c.stats.hits_rewound += v.hit_rewound ? 1 : 0;
-                    c.stats.hits_present += v.hit_present ? 1 : 0;
-                }
+                c.hits_rewound.add(v.hit_rewound ? 1.0 : 0.0);
+                c.hits_present.add(v.hit_present ? 1.0 : 0.0);
             }
         }
         std::erase_if(c.unacked_shots, [&](const ShotMsg& s) { return s.id <= p.shot_ack; });
@@ -551,13 +578,13 @@ void NetcodeSim::client_frame(ClientLane& c, const MoveInput& m, double dt_ms,
     encode_input(writer_, p);
     if (writer_.ok()) {
         const SendFate fate = c.up.send(local_ms_, writer_.bytes());
-        c.up_meter.elapsed(local_ms_);
-        c.up_meter.add(static_cast<double>(writer_.size()));
-        if (local_ms_ >= stats_from_s * 1000.0) c.stats.up_bytes += static_cast<double>(writer_.size());
+        c.up_bytes.elapsed(local_ms_);
+        c.up_bytes.add(static_cast<double>(writer_.size()));
         push_bounded(c.timeline, PacketMark{true, c.entity.latest_seq(), local_ms_, -1.0, fate != SendFate::Scheduled},
                      kTimelineCap);
     }
-    c.down_meter.elapsed(local_ms_);
+    // (up_bytes was dated at the send above, at this same time: a second call changes nothing.)
+    for (Reading* r : c.readings()) r->elapsed(local_ms_);
     measure(c);
 }
 
@@ -596,17 +623,8 @@ void NetcodeSim::measure(ClientLane& c) {
         c.render_error.add(render / bots);
         c.reconstruct_error.add(reconstruct / bots);
         if (bot_stutter) c.remote_stutter.add(stutter / bots);
-    }
-    if (local_ms_ >= stats_from_s * 1000.0 && c.drawn_valid) {
-        LaneStats& s = c.stats;
-        ++s.frames;
-        s.prediction_error += prediction_error;
-        s.player_stutter += player_stutter;
-        s.render_error += render / bots;
-        s.reconstruct_error += reconstruct / bots;
-        s.remote_stutter += stutter / bots;
-        s.extrapolated_frames += extrapolated;
-        s.extrapolation_error += extrapolation_error;
+        c.extrapolated.add(static_cast<double>(extrapolated));
+        c.extrapolation_error.add(extrapolation_error);
     }
     c.prev_drawn_player = c.drawn_player;
     c.prev_player_motion = player_motion;
@@ -654,12 +672,12 @@ void NetcodeSim::meters(std::vector<Meter>& out) const {
     out.push_back({"truth.server_ticks", "", static_cast<double>(server_ticks_)});
     for (const ClientLane& c : lanes_) {
         const std::string p = std::string(c.name) + ".";
-        out.push_back({p + "prediction_error_px", "px", c.prediction_error.value()});
-        out.push_back({p + "player_stutter_px", "px", c.player_stutter.value()});
-        out.push_back({p + "correction_px", "px", c.correction.value()});
-        out.push_back({p + "render_error_px", "px", c.render_error.value()});
-        out.push_back({p + "reconstruct_error_px", "px", c.reconstruct_error.value()});
-        out.push_back({p + "remote_stutter_px", "px", c.remote_stutter.value()});
+        out.push_back({p + "prediction_error_px", "px", c.prediction_error.recent_mean()});
+        out.push_back({p + "player_stutter_px", "px", c.player_stutter.recent_mean()});
+        out.push_back({p + "correction_px", "px", c.correction.recent_mean()});
+        out.push_back({p + "render_error_px", "px", c.render_error.recent_mean()});
+        out.push_back({p + "reconstruct_error_px", "px", c.reconstruct_error.recent_mean()});
+        out.push_back({p + "remote_stutter_px", "px", c.remote_stutter.recent_mean()});
         out.push_back({p + "inputs_awaiting_ack", "", static_cast<double>(c.entity.pending_count())});
         out.push_back({p + "input_seq", "", static_cast<double>(c.entity.latest_seq())});
         out.push_back({p + "acked_seq", "", static_cast<double>(c.entity.acked_seq())});
@@ -669,11 +687,11 @@ void NetcodeSim::meters(std::vector<Meter>& out) const {
         out.push_back({p + "jitter_ms", "ms", c.delay.jitter_ms()});
         out.push_back({p + "interp_delay_ms", "ms", c.delay_in_use_ms});
         out.push_back({p + "clock_rate", "x", c.clock_rate});
-        out.push_back({p + "up_bytes_s", "B/s", c.up_meter.per_sec()});
-        out.push_back({p + "down_bytes_s", "B/s", c.down_meter.per_sec()});
-        out.push_back({p + "shots", "", static_cast<double>(c.shots_judged)});
-        out.push_back({p + "hits_lag_comp", "", static_cast<double>(c.hits_rewound)});
-        out.push_back({p + "hits_present", "", static_cast<double>(c.hits_present)});
+        out.push_back({p + "up_bytes_s", "B/s", c.up_bytes.per_sec()});
+        out.push_back({p + "down_bytes_s", "B/s", c.down_bytes.per_sec()});
+        out.push_back({p + "shots", "", static_cast<double>(c.hits_rewound.samples())});
+        out.push_back({p + "hits_lag_comp", "", c.hits_rewound.total()});
+        out.push_back({p + "hits_present", "", c.hits_present.total()});
     }
 }
 
@@ -698,9 +716,9 @@ std::uint64_t NetcodeSim::checksum() const {
             h = fold(h, l->counters().packets_delivered);
         }
         h = fold(h, c.server.shots.accepted());
-        h = fold(h, c.shots_judged);
-        h = fold(h, c.hits_rewound);
-        h = fold(h, c.hits_present);
+        h = fold(h, c.hits_rewound.samples());  // the shots judged
+        h = fold(h, static_cast<std::uint64_t>(c.hits_rewound.total()));
+        h = fold(h, static_cast<std::uint64_t>(c.hits_present.total()));
     }
     return h;
 }

@@ -26,10 +26,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/catalog.hpp"
+#include "common/reading.hpp"
 #include "common/simulation.hpp"
 #include "netcode/netcode_wire.hpp"
 #include "vantage/adaptive_delay.hpp"
@@ -69,6 +71,10 @@ struct NetcodeSettings {
     bool auto_shoot = true;             // fire scripted shots at the bots
     double shots_per_s = 1.5;           // scripted shot rate, 1/s (0.2..5)
     bool show_ghost = true;             // view only: draw the server-confirmed player
+
+    // Empty when every field is in range, otherwise a message naming the first bad one
+    // (derived from the declarations in netcode_sim.cpp, the sliders' ranges).
+    std::string validate() const;
 };
 
 // The mechanisms one client actually runs: the settings with their prerequisites applied.
@@ -111,20 +117,6 @@ void step_server(Vec2& p, const MoveInput& m);
 // Where bot i is at server time t (ms): a smooth closed path, deterministic on every platform.
 Vec2 bot_position(std::size_t i, double server_ms);
 
-// A short moving mean of a per-frame reading (the last 32 frames), for live meters.
-class RecentMean {
-public:
-    void add(double v);
-    double value() const { return count_ == 0 ? 0.0 : sum_ / static_cast<double>(count_); }
-    void clear() { *this = RecentMean{}; }
-
-private:
-    std::array<double, 32> values_{};
-    std::size_t next_ = 0;
-    std::size_t count_ = 0;
-    double sum_ = 0.0;
-};
-
 // A packet for the timeline strip: sent, and then arrived or lost.
 struct PacketMark {
     bool up = false;           // client to server
@@ -148,21 +140,6 @@ struct ShotTrace {
     double judged_ms = 0.0;  // local time the verdict arrived
 };
 
-// Lifetime sums since NetcodeSim::stats_from_s, for the report tool and the tests.
-struct LaneStats {
-    std::uint64_t frames = 0;
-    double prediction_error = 0.0;   // sum of px
-    double player_stutter = 0.0;     // sum of px
-    double render_error = 0.0;       // sum of px (mean over the bots per frame)
-    double reconstruct_error = 0.0;  // sum of px
-    double remote_stutter = 0.0;     // sum of px
-    std::uint64_t extrapolated_frames = 0;
-    double extrapolation_error = 0.0;  // sum of px on extrapolated frames
-    std::uint64_t shots = 0, hits_rewound = 0, hits_present = 0;
-    double up_bytes = 0.0, down_bytes = 0.0;
-    double mean(double sum) const { return frames ? sum / static_cast<double>(frames) : 0.0; }
-};
-
 // The server's half of one client connection.
 struct ServerSession {
     Vec2 player{};
@@ -179,11 +156,10 @@ struct ServerSession {
     double echo_arrived_ms = 0.0;       // local time it arrived
     double rtt_ms = 0.0;                // server-measured round trip (EWMA), 0 until measured
     std::uint64_t rtt_samples = 0;
-    // Shots judged since NetcodeSim::stats_from_s, and the summed distance from each aim to
-    // the nearest target's present and rewound positions (px): how far the misses missed.
-    std::uint64_t judged = 0;
-    double present_miss_px = 0.0;
-    double rewound_miss_px = 0.0;
+    // Per shot judged (with a rewound target): the distance from the aim to the nearest
+    // target's present and rewound positions (px), how far the misses missed.
+    Reading present_miss_px;
+    Reading rewound_miss_px;
     std::uint64_t decode_errors = 0;
     std::uint64_t inbox_overflow = 0;
 };
@@ -236,13 +212,28 @@ struct ClientLane {
     std::uint64_t player_frames = 0;  // frames measured
     std::uint64_t bot_frames = 0;     // consecutive frames the bots were drawn
 
-    RateMeter up_meter, down_meter;
-    RecentMean prediction_error, player_stutter, render_error, reconstruct_error, remote_stutter, correction;
-    LaneStats stats;
-    std::uint64_t corrections = 0;   // reconciliations that moved the prediction
-    std::uint64_t shots_judged = 0;  // verdicts received (lifetime)
-    std::uint64_t hits_rewound = 0;  // of those, hits when rewound (lag compensation)
-    std::uint64_t hits_present = 0;  // of those, hits against the present
+    // The lane's metrics, each recorded once (see Reading): the page reads the recent mean
+    // or the window, the report and the tests the run since begin_measurement().
+    Reading up_bytes, down_bytes;  // per datagram the encoder produced, B
+    // Per frame, px: the drawn player against the ideal (every frame), and its stutter.
+    Reading prediction_error, player_stutter;
+    // Per frame with a state to draw, px, mean over the bots: against where they are now,
+    // against the instant drawn; their stutter (from the third such frame on).
+    Reading render_error, reconstruct_error, remote_stutter;
+    // Per frame with a state to draw: bots dead-reckoned (0..kBots), and their summed error
+    // against the instant drawn (px).
+    Reading extrapolated, extrapolation_error;
+    Reading correction;  // per reconciliation, px the prediction jumped
+    // One sample per verdict received: 1 when the shot hit rewound (lag compensation), resp.
+    // against the present. samples() is the shots judged.
+    Reading hits_rewound, hits_present;
+    std::uint64_t corrections = 0;  // reconciliations that moved the prediction
+
+    std::array<Reading*, 12> readings() {
+        return {&up_bytes,          &down_bytes,     &prediction_error, &player_stutter,      &render_error,
+                &reconstruct_error, &remote_stutter, &extrapolated,     &extrapolation_error, &correction,
+                &hits_rewound,      &hits_present};
+    }
 
     const SmoothClock& clock() const;
 };
@@ -260,6 +251,8 @@ public:
     std::uint64_t checksum() const override;
     double time_s() const override { return local_ms_ / 1000.0; }
     bool param_enabled(std::string_view name) const override;
+    // Every lane's run readings (and its server's) count from here on.
+    void begin_measurement() override;
 
     // Sets a Param by name (as the host would, minus validation). Asserts the name exists.
     void set(std::string_view name, double value);
@@ -281,9 +274,6 @@ public:
     const HistoricalStateBuffer<std::uint32_t, Vec2>& history() const { return history_; }
     // The scripted pilot's current waypoint.
     Vec2 waypoint() const;
-
-    // Lane statistics count from this simulated time on (s); the start-up transient is skipped.
-    double stats_from_s = 3.0;
 
     // The server clock runs this far ahead of the clients' local clock, so no client can
     // mistake its own clock for the server's.

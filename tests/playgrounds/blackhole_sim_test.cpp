@@ -30,10 +30,7 @@ BlackholeSettings small_world() {
 std::unique_ptr<BlackholeSim> run(const BlackholeSettings& settings, std::uint64_t seed, double seconds) {
     auto sim = std::make_unique<BlackholeSim>();
     sim->settings() = settings;
-    sim->keep_error_samples(true);
-    sim->reset(seed);
-    const auto ticks = static_cast<int>(seconds / kDt + 0.5);
-    for (int t = 0; t < ticks; ++t) sim->step(kDt);
+    run_measured(*sim, {.warmup_s = 0.0, .measure_s = seconds, .tick_hz = 60, .seed = seed});
     return sim;
 }
 
@@ -66,13 +63,11 @@ double meter(const BlackholeSim& sim, const std::string& name) {
 
 // Run averages over every field probe (one per measurement), steadier than the meters' latest.
 double mean_field_error_pct(const BlackholeSim& sim, LaneKind kind) {
-    const BlackholeSim::Lane& lane = sim.lane(kind);
-    return lane.probes > 0 ? lane.field_error_pct_sum / static_cast<double>(lane.probes) : 0.0;
+    return sim.lane(kind).field_error_pct.run_mean();
 }
 
 double mean_weight_pct(const BlackholeSim& sim, LaneKind kind) {
-    const BlackholeSim::Lane& lane = sim.lane(kind);
-    return lane.probes > 0 ? lane.weight_pct_sum / static_cast<double>(lane.probes) : 0.0;
+    return sim.lane(kind).weight_pct.run_mean();
 }
 
 std::uint64_t checksum_after(std::uint64_t seed, int ticks) {
@@ -209,12 +204,12 @@ TEST(BlackholeSim, UnderLossTheRoundRobinCorrectionsBoundTheDrift) {
 }
 
 TEST(BlackholeSettings, DefaultsAreValidAndEveryRangeIsChecked) {
-    EXPECT_EQ(BlackholeSettings{}.validate(), nullptr);
-    EXPECT_NE(BlackholeSettings{.holes = 65}.validate(), nullptr);
-    EXPECT_NE(BlackholeSettings{.pellets = 100}.validate(), nullptr);
-    EXPECT_NE(BlackholeSettings{.theta = -0.1}.validate(), nullptr);
-    EXPECT_NE(BlackholeSettings{.send_hz = 0.0}.validate(), nullptr);
-    EXPECT_NE(BlackholeSettings{.loss_pct = std::nan("")}.validate(), nullptr);
+    EXPECT_EQ(BlackholeSettings{}.validate(), "");
+    EXPECT_NE(BlackholeSettings{.holes = 65}.validate().find("'holes'"), std::string::npos);
+    EXPECT_NE(BlackholeSettings{.pellets = 100}.validate().find("'pellets'"), std::string::npos);
+    EXPECT_NE(BlackholeSettings{.theta = -0.1}.validate().find("'theta'"), std::string::npos);
+    EXPECT_NE(BlackholeSettings{.send_hz = 0.0}.validate().find("'send_hz'"), std::string::npos);
+    EXPECT_NE(BlackholeSettings{.loss_pct = std::nan("")}.validate().find("'loss_pct'"), std::string::npos);
     // The Params a page can set are exactly these ranges.
     BlackholeSim sim;
     for (const Param& p : sim.params()) {

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "meter/meter_sim.hpp"
 
@@ -32,6 +34,12 @@ TEST(MeterSim, WindowedRateFollowsAStepWhileTheLifetimeAverageLags) {
     for (int i = 0; i < 60 * 40; ++i) sim.step(1.0 / 60.0);  // step at 20 s from 64 to 256 KiB/s
     EXPECT_NEAR(sim.meter().per_sec() / 1024.0, 256.0, 256.0 * 0.05);
     EXPECT_LT(sim.meter().lifetime_per_sec() / 1024.0, 0.7 * 256.0);
+}
+
+TEST(MeterSettings, DefaultsAreValidAndARangeIsChecked) {
+    EXPECT_EQ(MeterSettings{}.validate(), "");
+    EXPECT_NE(MeterSettings{.rate_kib = 0.5}.validate().find("'rate_kib'"), std::string::npos);
+    EXPECT_NE(MeterSettings{.burst = std::nan("")}.validate().find("'burst'"), std::string::npos);
 }
 
 }  // namespace

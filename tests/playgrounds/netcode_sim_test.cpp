@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
+#include <string>
 
+#include "common/host.hpp"
 #include "netcode/netcode_sim.hpp"
 
 #include "playgrounds/golden.hpp"
@@ -48,9 +51,9 @@ TEST(NetcodeSim, BandwidthMetersCountTheBytesTheEncoderProduced) {
     run_for(sim, 4.0);
     for (std::size_t i : {kOff, kOn}) {
         const ClientLane& c = sim.lane(i);
-        EXPECT_EQ(c.up_meter.total(), static_cast<double>(c.up.counters().bytes_sent));
-        EXPECT_EQ(c.down_meter.total(), static_cast<double>(c.down.counters().bytes_sent));
-        EXPECT_GT(c.up_meter.total(), 0.0);
+        EXPECT_EQ(c.up_bytes.total(), static_cast<double>(c.up.counters().bytes_sent));
+        EXPECT_EQ(c.down_bytes.total(), static_cast<double>(c.down.counters().bytes_sent));
+        EXPECT_GT(c.up_bytes.total(), 0.0);
     }
 }
 
@@ -111,52 +114,101 @@ TEST(NetcodeSim, ReconciliationOnHoldsThePredictionAtTheWall) {
     EXPECT_LT(worst, wall + Arena::kSpeed * 0.22f);
 }
 
-TEST(NetcodeSim, InputsStayUnacknowledgedWhileInFlight) {
+// Findings of one shape: settings (as the URL hash gives them), a seeded warm-up, then a
+// measured stretch, each frame of which `each_frame` may inspect, then `check`. One behaviour
+// per case, and the case's name is the test's.
+struct Observed {
+    int frames = 0;  // frames each_frame counted as checked
+    bool seen = false;
+};
+struct WarmedUp {
+    const char* behaviour;
+    std::uint64_t seed;
+    const char* settings;
+    double warmup_s;
+    double measure_s;
+    void (*each_frame)(const NetcodeSim&, Observed&);  // may be null
+    void (*check)(const NetcodeSim&, const Observed&);
+};
+
+const WarmedUp kWarmedUp[] = {
+    {"InputsStayUnacknowledgedWhileInFlight", 4, "latency_ms=200", 5.0, 0.0, nullptr,
+     [](const NetcodeSim& sim, const Observed&) {
+         const ClientLane& on = sim.lane(kOn);
+         // 400 ms of round trip at 60 inputs/s, plus up to a 100 ms tick: 24 to 31 pending.
+         EXPECT_GE(on.entity.pending_count(), 24u);
+         EXPECT_LE(on.entity.pending_count(), 31u);
+         EXPECT_EQ(on.entity.latest_seq() - on.entity.acked_seq(), on.entity.pending_count());
+     }},
+    {"LagCompensationLandsAShotThePresentWouldMiss", 7, "", 0.0, 20.0, nullptr,
+     [](const NetcodeSim& sim, const Observed&) {
+         for (std::size_t i : {kOff, kOn}) {
+             const ClientLane& c = sim.lane(i);
+             const double shots = static_cast<double>(c.hits_rewound.run_samples());
+             ASSERT_GE(shots, 20.0) << c.name;
+             // The same shots: rewound to what the shooter saw they land, judged at the present they miss.
+             EXPECT_GE(c.hits_rewound.run_total() * 10, shots * 9) << c.name;
+             EXPECT_LE(c.hits_present.run_total() * 5, shots) << c.name;
+         }
+     }},
+    {"InterpolationPlacesRemotesBetweenSnapshots", 8, "", 6.0, 2.0,
+     [](const NetcodeSim& sim, Observed& seen) {
+         const ClientLane& on = sim.lane(kOn);
+         for (std::size_t b = 0; b < Arena::kBots; ++b) {
+             ASSERT_TRUE(on.bot_kinds[b] == SampleKind::Interpolated || on.bot_kinds[b] == SampleKind::Exact);
+             // The server's own record of the same two ticks, blended at the render time.
+             const auto past = sim.history().get_interpolated_state(static_cast<std::uint32_t>(b), on.render_ms);
+             ASSERT_TRUE(past && past->inside());
+             EXPECT_LT(distance(on.drawn_bots[b], past->state), 0.1f);
+             ++seen.frames;
+         }
+         // Drawn in the past: far from where the bots are now.
+         EXPECT_GT(on.render_error.recent_mean(), 20.0);
+     },
+     [](const NetcodeSim&, const Observed& seen) { EXPECT_EQ(seen.frames, 120 * 3); }},
+    {"ALowServerRateIsCoveredByTheRenderDelay", 10, "server_hz=4", 5.0, 10.0, nullptr,
+     [](const NetcodeSim& sim, const Observed&) {
+         const ClientLane& on = sim.lane(kOn);
+         EXPECT_NEAR(on.delay_in_use_ms, 375.0, 30.0);  // 1.5 x 250 ms
+         // Dead-reckoned bots, summed over the frames, fewer than one frame in 20.
+         EXPECT_LT(on.extrapolated.run_total(), static_cast<double>(on.extrapolated.run_samples() / 20));
+         EXPECT_LT(on.remote_stutter.run_mean(), sim.lane(kOff).remote_stutter.run_mean());
+     }},
+    {"RoundTripIsMeasuredOnBothSides", 12, "latency_ms=80", 5.0, 0.0, nullptr,
+     [](const NetcodeSim& sim, const Observed&) {
+         const ClientLane& on = sim.lane(kOn);
+         ASSERT_GT(on.rtt_samples, 0u);
+         ASSERT_GT(on.server.rtt_samples, 0u);
+         EXPECT_NEAR(on.client_rtt_ms, 160.0, 0.5);
+         EXPECT_NEAR(on.server.rtt_ms, 160.0, 0.5);
+     }},
+    {"DeadReckoningKeepsARemoteMovingWhenPacketsStop", 14, "adaptive_buffering=0&render_delay_ms=0", 5.0, 1.0,
+     [](const NetcodeSim& sim, Observed& seen) {
+         seen.seen = seen.seen || sim.lane(kOn).bot_kinds[0] == SampleKind::Extrapolated;
+     },
+     [](const NetcodeSim& sim, const Observed& seen) {
+         EXPECT_TRUE(seen.seen);
+         EXPECT_LT(sim.lane(kOn).reconstruct_error.recent_mean(), 20.0);
+     }},
+};
+
+class NetcodeWarmedUp : public ::testing::TestWithParam<WarmedUp> {};
+
+TEST_P(NetcodeWarmedUp, Holds) {
+    const WarmedUp& c = GetParam();
     NetcodeSim sim;
-    sim.reset(4);
-    sim.set("latency_ms", 200);
-    run_for(sim, 5.0);
-    const ClientLane& on = sim.lane(kOn);
-    // 400 ms of round trip at 60 inputs/s, plus up to a 100 ms tick: 24 to 31 pending.
-    EXPECT_GE(on.entity.pending_count(), 24u);
-    EXPECT_LE(on.entity.pending_count(), 31u);
-    EXPECT_EQ(on.entity.latest_seq() - on.entity.acked_seq(), on.entity.pending_count());
+    ASSERT_TRUE(apply_settings(sim, c.settings).empty()) << c.settings;
+    Observed seen;
+    std::function<void()> each;
+    if (c.each_frame) each = [&] { c.each_frame(sim, seen); };
+    run_measured(
+        sim,
+        {.warmup_s = c.warmup_s, .measure_s = c.measure_s, .tick_hz = 60, .seed = c.seed, .each_measured_tick = each});
+    c.check(sim, seen);
 }
 
-TEST(NetcodeSim, LagCompensationLandsAShotThePresentWouldMiss) {
-    NetcodeSim sim;
-    sim.reset(7);
-    sim.stats_from_s = 0.0;
-    run_for(sim, 20.0);
-    for (std::size_t i : {kOff, kOn}) {
-        const LaneStats& s = sim.lane(i).stats;
-        ASSERT_GE(s.shots, 20u) << sim.lane(i).name;
-        // The same shots: rewound to what the shooter saw they land, judged at the present they miss.
-        EXPECT_GE(s.hits_rewound * 10, s.shots * 9) << sim.lane(i).name;
-        EXPECT_LE(s.hits_present * 5, s.shots) << sim.lane(i).name;
-    }
-}
-
-TEST(NetcodeSim, InterpolationPlacesRemotesBetweenSnapshots) {
-    NetcodeSim sim;
-    sim.reset(8);
-    run_for(sim, 6.0);
-    int checked = 0;
-    run_for(sim, 2.0, [&] {
-        const ClientLane& on = sim.lane(kOn);
-        for (std::size_t b = 0; b < Arena::kBots; ++b) {
-            ASSERT_TRUE(on.bot_kinds[b] == SampleKind::Interpolated || on.bot_kinds[b] == SampleKind::Exact);
-            // The server's own record of the same two ticks, blended at the render time.
-            const auto past = sim.history().get_interpolated_state(static_cast<std::uint32_t>(b), on.render_ms);
-            ASSERT_TRUE(past && past->inside());
-            EXPECT_LT(distance(on.drawn_bots[b], past->state), 0.1f);
-            ++checked;
-        }
-        // Drawn in the past: far from where the bots are now.
-        EXPECT_GT(on.render_error.value(), 20.0);
-    });
-    EXPECT_EQ(checked, 120 * 3);
-}
+INSTANTIATE_TEST_SUITE_P(NetcodeSim, NetcodeWarmedUp, ::testing::ValuesIn(kWarmedUp),
+                         [](const ::testing::TestParamInfo<WarmedUp>& p) { return std::string(p.param.behaviour); });
 
 TEST(NetcodeSim, AdaptiveBufferingGrowsTheDelayUnderJitter) {
     NetcodeSim sim;
@@ -168,30 +220,6 @@ TEST(NetcodeSim, AdaptiveBufferingGrowsTheDelayUnderJitter) {
     run_for(sim, 15.0);
     EXPECT_GT(sim.lane(kOn).delay.jitter_ms(), 10.0);
     EXPECT_GT(sim.lane(kOn).delay_in_use_ms, calm + 25.0);
-}
-
-TEST(NetcodeSim, ALowServerRateIsCoveredByTheRenderDelay) {
-    NetcodeSim sim;
-    sim.reset(10);
-    sim.set("server_hz", 4);
-    sim.stats_from_s = 5.0;
-    run_for(sim, 15.0);
-    const ClientLane& on = sim.lane(kOn);
-    EXPECT_NEAR(on.delay_in_use_ms, 375.0, 30.0);  // 1.5 x 250 ms
-    EXPECT_LT(on.stats.extrapolated_frames, on.stats.frames / 20);
-    EXPECT_LT(on.stats.mean(on.stats.remote_stutter), sim.lane(kOff).stats.mean(sim.lane(kOff).stats.remote_stutter));
-}
-
-TEST(NetcodeSim, RoundTripIsMeasuredOnBothSides) {
-    NetcodeSim sim;
-    sim.reset(12);
-    sim.set("latency_ms", 80);
-    run_for(sim, 5.0);
-    const ClientLane& on = sim.lane(kOn);
-    ASSERT_GT(on.rtt_samples, 0u);
-    ASSERT_GT(on.server.rtt_samples, 0u);
-    EXPECT_NEAR(on.client_rtt_ms, 160.0, 0.5);
-    EXPECT_NEAR(on.server.rtt_ms, 160.0, 0.5);
 }
 
 // The smallest and largest advance of the drawn clock per frame over `seconds` after the
@@ -238,19 +266,6 @@ TEST(NetcodeSim, TheSnapClockStuttersAtALatencyJump) {
     EXPECT_LT(a.least_ms, 0.5 * kDt * 1000.0);
 }
 
-TEST(NetcodeSim, DeadReckoningKeepsARemoteMovingWhenPacketsStop) {
-    NetcodeSim sim;
-    sim.reset(14);
-    sim.set("adaptive_buffering", 0);
-    sim.set("render_delay_ms", 0);
-    run_for(sim, 5.0);
-    const ClientLane& on = sim.lane(kOn);
-    bool extrapolated = false;
-    run_for(sim, 1.0, [&] { extrapolated = extrapolated || on.bot_kinds[0] == SampleKind::Extrapolated; });
-    EXPECT_TRUE(extrapolated);
-    EXPECT_LT(on.reconstruct_error.value(), 20.0);
-}
-
 TEST(NetcodeSim, DependentTogglesHaveNoEffectWithoutTheirPrerequisite) {
     NetcodeSim sim;
     sim.reset(15);
@@ -271,6 +286,13 @@ TEST(NetcodeSim, DependentTogglesHaveNoEffectWithoutTheirPrerequisite) {
     run_for(sim, 0.5);
     EXPECT_FALSE(on.mech.extrapolation);
     EXPECT_EQ(on.delay_in_use_ms, 0.0);
+}
+
+TEST(NetcodeSettings, DefaultsAreValidAndARangeIsChecked) {
+    EXPECT_EQ(NetcodeSettings{}.validate(), "");
+    EXPECT_NE(NetcodeSettings{.latency_ms = 501.0}.validate().find("'latency_ms'"), std::string::npos);
+    EXPECT_NE(NetcodeSettings{.server_hz = 3}.validate().find("'server_hz'"), std::string::npos);
+    EXPECT_NE(NetcodeSettings{.curve_trust = std::nan("")}.validate().find("'curve_trust'"), std::string::npos);
 }
 
 TEST(NetcodeSim, TheLaneWithEverythingOffIgnoresTheSettings) {
