@@ -6,9 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include <memory>
+
+#include "app/room_session.hpp"
 #include "app/views.hpp"
 #include "common/history.hpp"
 #include "common/host.hpp"
@@ -42,6 +46,9 @@ struct App {
     double frame_ms = 0.0;
     double memory_bytes = 0.0;  // sampled twice a second (natively it is a file read)
     double memory_sampled_at = -1.0;
+    // A client of a room ("#horde/join", or --join on the desktop): drawn instead of the tabs,
+    // and the in-page simulations are not stepped meanwhile.
+    std::unique_ptr<RoomSession> room;
 
 private:
     explicit App(Playgrounds playgrounds) : views(std::move(playgrounds.views)), host(std::move(playgrounds.sims)) {}
@@ -50,6 +57,13 @@ private:
 // Re-reads the active playground's meters (after a setting changed or a tick ran outside
 // the frame loop).
 void refresh_meters(App& app);
+// Applies a link ("#name/..."): its room parts start (or keep) a room session, the rest goes
+// to the Host. Returns one message per refused part.
+std::vector<std::string> apply_link(App& app, std::string_view hash);
+// The page's link now: the room's while in one, else the Host's.
+std::string app_url(const App& app);
+// The Host's state with "room": the session's state (or {"connected":false} outside a room).
+std::string app_state_json(const App& app);
 // The "Copy link" button: the active playground and every setting, onto the clipboard.
 void copy_link(App& app);
 

@@ -5,6 +5,7 @@
 //
 // Command line (desktop): vantage_app [--frames N] [SETTINGS]
 //   SETTINGS uses the URL hash format, e.g. 'meter/seed=7&rate_kib=100'.
+//   --join URL         join the room at ws://HOST:PORT/ws (./vantage serve prints it).
 //   --frames N         quit after N frames (smoke tests).
 //   --screenshot FILE  with --frames: write the last frame as a binary PPM.
 //   Bad flags or settings: a message and exit status 2.
@@ -35,8 +36,44 @@ void refresh_meters(App& app) {
 }
 
 void copy_link(App& app) {
-    platform::copy_link(app.host.url());
+    platform::copy_link(app_url(app));
     app.link_copied_at = app.wall_s;
+}
+
+std::vector<std::string> apply_link(App& app, std::string_view hash) {
+    std::vector<std::string> errors;
+    RoomLink link;
+    const std::string rest = split_room_link(hash, link, errors);
+    if (link.join) {
+        if (link.playground != "horde") {
+            errors.push_back("rooms play horde: '" + link.playground + "/join' is not a room");
+            return errors;
+        }
+        // The same room and name: keep the session (the page re-applies its own link).
+        if (!app.room || app.room->link().name != link.name || app.room->link().url != link.url) {
+            app.room = std::make_unique<RoomSession>(link);
+            app.history.clear();
+        }
+        return errors;
+    }
+    if (app.room) {
+        app.room->leave();
+        app.room.reset();
+        app.history.clear();
+    }
+    for (std::string& e : app.host.apply_url(rest)) errors.push_back(std::move(e));
+    return errors;
+}
+
+std::string app_url(const App& app) { return app.room ? room_link_hash(app.room->link()) : app.host.url(); }
+
+std::string app_state_json(const App& app) {
+    std::string out = app.host.state_json();
+    if (!out.empty() && out.back() == '}') out.pop_back();
+    out += ",\"room\":";
+    out += app.room ? app.room->state_json() : std::string("{\"connected\":false,\"seat\":-1}");
+    out += "}";
+    return out;
 }
 
 }  // namespace vantage::play
@@ -167,6 +204,31 @@ void draw_ui(App& app) {
     ImGui::Begin("Vantage", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
+    if (app.room) {
+        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "Horde room");
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "| frame %.1f ms  memory %.0f MiB", app.frame_ms,
+                           app.memory_bytes / 1048576.0);
+        ImGui::SameLine();
+        if (ImGui::Button("Copy link")) copy_link(app);
+        ImGui::SameLine();
+        if (ImGui::Button("Back to the playgrounds")) {
+            app.room->leave();
+            app.room.reset();
+            app.history.clear();
+            ImGui::End();
+            return;
+        }
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(140.0f * app.ui_scale);
+        float scale = app.ui_scale;
+        if (ImGui::SliderFloat("UI scale", &scale, 0.75f, 2.5f, "%.2fx", ImGuiSliderFlags_AlwaysClamp))
+            app.pending_ui_scale = scale;
+        ViewContext v{app.host, app.history, app.meters};
+        draw_room_view(v, *app.room);
+        ImGui::End();
+        return;
+    }
     draw_context_bar(app);
     draw_workshop_bar(app);
     if (ImGui::BeginTabBar("playgrounds")) {
@@ -234,8 +296,18 @@ bool frame(App& app) {
         apply_ui_scale(app, app.pending_ui_scale, true);
         app.pending_ui_scale = 0.0f;
     }
+    if (app.room) {
+        // A room client: the network, not the in-page simulations. Meters are the socket's.
+        app.room->update(app.wall_s, static_cast<float>(wall_dt));
+        app.meters.clear();
+        app.room->meters(app.meters);
+        if (app.wall_s >= app.next_sample_s || app.next_sample_s - app.wall_s > 1.0) {
+            app.history.record(app.meters);
+            app.next_sample_s = app.wall_s + 0.25;
+        }
+    }
     const Uint64 sim_start = SDL_GetPerformanceCounter();
-    const int ticks_run = app.host.advance(wall_dt);
+    const int ticks_run = app.room ? 0 : app.host.advance(wall_dt);
     if (ticks_run > 0) {
         const double ms = static_cast<double>(SDL_GetPerformanceCounter() - sim_start) * 1000.0 /
                           static_cast<double>(SDL_GetPerformanceFrequency()) / ticks_run;
@@ -246,7 +318,7 @@ bool frame(App& app) {
         app.memory_bytes = platform::memory_bytes();
         app.memory_sampled_at = app.wall_s;
     }
-    if (ticks_run > 0 || app.meters.empty()) {
+    if (!app.room && (ticks_run > 0 || app.meters.empty())) {
         refresh_meters(app);
         // History is sampled in simulated time (every 0.25 s), so a plot spans the same
         // simulated minute whatever the frame rate or speed.
@@ -277,7 +349,7 @@ bool frame(App& app) {
 }
 
 int usage(const char* argv0, const std::string& error) {
-    std::fprintf(stderr, "%s: %s\nusage: %s [--frames N [--screenshot FILE]] [playground/key=value&key=value...]\n", argv0, error.c_str(),
+    std::fprintf(stderr, "%s: %s\nusage: %s [--join ws://HOST:PORT/ws] [--frames N [--screenshot FILE]] [playground/key=value&key=value...]\n", argv0, error.c_str(),
                  argv0);
     return 2;
 }
@@ -287,12 +359,15 @@ int usage(const char* argv0, const std::string& error) {
 int main(int argc, char** argv) {
     static App app;  // static: in the browser the loop outlives main()'s frame
     std::string settings;
+    std::string join_url;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--frames" && i + 1 < argc) {
             char* end = nullptr;
             app.frames_left = std::strtol(argv[++i], &end, 10);
             if (*end != '\0' || app.frames_left <= 0) return usage(argv[0], "--frames needs a positive whole number");
+        } else if (arg == "--join" && i + 1 < argc) {
+            join_url = argv[++i];
         } else if (arg == "--screenshot" && i + 1 < argc) {
             app.screenshot = argv[++i];
         } else if (arg == "--help" || arg == "-h") {
@@ -306,8 +381,9 @@ int main(int argc, char** argv) {
     }
     for (const std::string& e : load_all_presets(app.host, platform::presets_dir()))
         std::fprintf(stderr, "%s\n", e.c_str());
+    if (!join_url.empty()) settings = "horde/join&room=" + join_url + (settings.empty() ? "" : "&" + settings);
     if (!settings.empty()) {
-        const std::vector<std::string> errors = app.host.apply_url(settings);
+        const std::vector<std::string> errors = apply_link(app, settings);
         for (const std::string& e : errors) std::fprintf(stderr, "%s\n", e.c_str());
         if (!errors.empty()) return 2;
     }

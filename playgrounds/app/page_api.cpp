@@ -36,7 +36,7 @@ const char* vantage_playgrounds() {
 
 const char* vantage_state() {
     static std::string out;
-    out = g_app->host.state_json();
+    out = app_state_json(*g_app);
     return out.c_str();
 }
 
@@ -52,7 +52,7 @@ const char* vantage_set(const char* name, const char* value) {
 const char* vantage_apply_hash(const char* hash) {
     static std::string out;
     out.clear();
-    for (const std::string& e : g_app->host.apply_url(hash ? hash : "")) out += e + "\n";
+    for (const std::string& e : apply_link(*g_app, hash ? hash : "")) out += e + "\n";
     return out.c_str();
 }
 
@@ -66,7 +66,7 @@ void vantage_step() {
 const char* vantage_copy_link() {
     static std::string out;
     copy_link(*g_app);
-    out = g_app->host.url();
+    out = app_url(*g_app);
     return out.c_str();
 }
 
@@ -96,7 +96,7 @@ const char* vantage_set_ui_scale(float scale) {
 
 const char* vantage_url() {
     static std::string out;
-    out = g_app->host.url();
+    out = app_url(*g_app);
     return out.c_str();
 }
 }

@@ -1,5 +1,7 @@
 #include "app/ui.hpp"
 
+#include <SDL.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -154,6 +156,19 @@ void end_world_view(const WorldView& view) {
                      IM_COL32(60, 66, 80, 255));
     view.dl->PopClipRect();
     ImGui::PopID();
+}
+
+Vec2 held_keys_direction() {
+    Vec2 dir{};
+    if (ImGui::GetIO().WantTextInput) return dir;
+    auto down = [](ImGuiKey arrow, SDL_Scancode letter) {
+        return ImGui::IsKeyDown(ImGui::GetKeyIndex(arrow)) || ImGui::IsKeyDown(letter);
+    };
+    if (down(ImGuiKey_LeftArrow, SDL_SCANCODE_A)) dir.x -= 1.0f;
+    if (down(ImGuiKey_RightArrow, SDL_SCANCODE_D)) dir.x += 1.0f;
+    if (down(ImGuiKey_UpArrow, SDL_SCANCODE_W)) dir.y -= 1.0f;
+    if (down(ImGuiKey_DownArrow, SDL_SCANCODE_S)) dir.y += 1.0f;
+    return dir;
 }
 
 }  // namespace vantage::play

@@ -9,6 +9,7 @@
 
 #include "common/history.hpp"
 #include "common/host.hpp"
+#include "vantage/vec.hpp"
 
 namespace vantage::play {
 
@@ -32,6 +33,10 @@ struct PlotSeries {
     std::vector<float> values;
     ImU32 color;
 };
+// The direction the arrow keys (and WASD) hold, components in {-1, 0, 1}; zero while a text
+// field has the keyboard. Every view that steers reads the keys here.
+Vec2 held_keys_direction();
+
 // Several series on one set of axes, sharing a y range from 0 to the max seen.
 void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 size, const char* unit);
 

@@ -2,7 +2,6 @@
 // client holds around its hole (the holes and cluster stand-ins it integrates with, its
 // pellets, the server's pellets as a faint ghost, the view radius), with the lane's meters and
 // a short history of bandwidth and pellet error under it.
-#include <SDL_scancode.h>
 
 #include <algorithm>
 #include <cmath>
@@ -29,14 +28,8 @@ float radius_for_weight(float weight) { return 6.0f + 2.4f * std::sqrt(std::max(
 
 // Arrows or WASD steer the player's hole; the first key press turns the autopilot off.
 void steer_from_keys(ViewContext& v, BlackholeSim& sim) {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput) return;
-    auto down = [](int key) { return ImGui::IsKeyDown(key); };
-    Vec2 dir{};
-    if (down(ImGui::GetKeyIndex(ImGuiKey_LeftArrow)) || down(SDL_SCANCODE_A)) dir.x -= 1.0f;
-    if (down(ImGui::GetKeyIndex(ImGuiKey_RightArrow)) || down(SDL_SCANCODE_D)) dir.x += 1.0f;
-    if (down(ImGui::GetKeyIndex(ImGuiKey_UpArrow)) || down(SDL_SCANCODE_W)) dir.y -= 1.0f;
-    if (down(ImGui::GetKeyIndex(ImGuiKey_DownArrow)) || down(SDL_SCANCODE_S)) dir.y += 1.0f;
+    if (ImGui::GetIO().WantTextInput) return;
+    const Vec2 dir = held_keys_direction();
     const bool pressed = dir.x != 0.0f || dir.y != 0.0f;
     if (pressed && sim.settings().autopilot) v.host.set("autopilot", "0");
     if (!sim.settings().autopilot) sim.steer(pressed ? dir * (1.0f / std::sqrt(dir.length_squared())) : Vec2{});

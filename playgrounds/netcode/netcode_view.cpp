@@ -222,10 +222,7 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
     ImGui::PopItemWidth();
     Vec2 keys{};
     if (!sim.settings().autopilot) {
-        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) keys.x -= 1.0f;
-        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) keys.x += 1.0f;
-        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) keys.y -= 1.0f;
-        if (ImGui::IsKeyDown(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) keys.y += 1.0f;
+        keys = held_keys_direction();
         ImGui::TextWrapped("Steer: hold the left mouse button in a client lane, or the arrow keys.");
     }
     ImGui::TextWrapped("Right-click a bot in a client lane to shoot from it.");

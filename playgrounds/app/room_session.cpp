@@ -1,0 +1,111 @@
+#include "app/room_session.hpp"
+
+#include <cmath>
+
+#include "common/host.hpp"
+
+namespace vantage::play {
+
+RoomSession::RoomSession(RoomLink link)
+    : link_(std::move(link)),
+      socket_(RoomSocket::connect(link_.url)),
+      remote_(HordeRemoteOptions{.name = link_.name.empty() ? std::string("player") : link_.name}) {}
+
+void RoomSession::update(double wall_s, float dt_s) {
+    const double local_ms = wall_s * 1000.0;
+    if (!socket_ || left_) return;
+    const RoomSocket::State state = socket_->state();
+    if (state == RoomSocket::State::Open && !hello_sent_) {
+        remote_.open(*socket_, local_ms);
+        hello_sent_ = true;
+    }
+    if (hello_sent_) remote_.update(*socket_, local_ms, dt_s);
+    if (socket_->state() == RoomSocket::State::Closed && remote_.status() != HordeRemote::Status::Closed &&
+        remote_.status() != HordeRemote::Status::Refused) {
+        remote_.closed(socket_->close_reason());
+    }
+}
+
+void RoomSession::leave() {
+    if (socket_) socket_->close();
+    left_ = true;
+    remote_.closed("you left the room");
+}
+
+std::string RoomSession::status_text() const {
+    switch (remote_.status()) {
+        case HordeRemote::Status::Connecting:
+            return connected() ? "saying hello to " + socket_->url() : "connecting to " + (socket_ ? socket_->url() : link_.url);
+        case HordeRemote::Status::Joined:
+            return "seat " + std::to_string(remote_.seat() + 1) + " of " + std::to_string(remote_.seats());
+        case HordeRemote::Status::Refused: return "refused: " + remote_.reason();
+        case HordeRemote::Status::Closed: return "disconnected: " + remote_.reason();
+    }
+    return {};
+}
+
+void RoomSession::meters(std::vector<Meter>& out) const {
+    const HordeRemote& r = remote_;
+    out.push_back({"room.down_kib_s", "KiB/s", r.down_kib_s()});
+    out.push_back({"room.up_kib_s", "KiB/s", r.up_kib_s()});
+    out.push_back({"room.frames", "", static_cast<double>(r.frames())});
+    out.push_back({"room.frames_lost", "", static_cast<double>(r.frames_lost())});
+    out.push_back({"room.knows", "", static_cast<double>(r.client().mirror().size())});
+    // Absent until measured: a meter shows a measured value or is not there.
+    if (r.rtt_ms() >= 0) out.push_back({"room.rtt_ms", "ms", r.rtt_ms()});
+    if (r.truth() && r.phantoms() >= 0) {
+        out.push_back({"room.phantoms", "", r.phantoms()});
+        out.push_back({"room.err_mean_px", "px", r.err_mean_px()});
+    }
+    out.push_back({"room.truth_kib_s", "KiB/s", r.truth_kib_s()});
+}
+
+std::string RoomSession::state_json() const {
+    const HordeRemote& r = remote_;
+    std::string out = "{\"connected\":";
+    out += r.status() == HordeRemote::Status::Joined && connected() ? "true" : "false";
+    out += ",\"status\":";
+    append_json_string(out, status_text());
+    out += ",\"name\":";
+    append_json_string(out, link_.name.empty() ? "player" : link_.name);
+    const bool joined = r.status() == HordeRemote::Status::Joined || r.seats() > 0;
+    out += ",\"seat\":";
+    append_json_number(out, joined ? static_cast<double>(r.seat()) : -1.0);
+    out += ",\"seats\":";
+    append_json_number(out, static_cast<double>(r.seats()));
+    out += ",\"players\":";
+    append_json_number(out, static_cast<double>(r.roster().size()));
+    out += ",\"down_kib_s\":";
+    append_json_number(out, r.down_kib_s());
+    out += ",\"up_kib_s\":";
+    append_json_number(out, r.up_kib_s());
+    out += ",\"frames\":";
+    append_json_number(out, static_cast<double>(r.frames()));
+    out += ",\"frames_lost\":";
+    append_json_number(out, static_cast<double>(r.frames_lost()));
+    out += ",\"rtt_ms\":";
+    append_json_number(out, r.rtt_ms() >= 0 ? r.rtt_ms() : std::nan(""));
+    out += ",\"phantoms\":";
+    append_json_number(out, r.phantoms() >= 0 ? r.phantoms() : std::nan(""));
+    out += ",\"err_mean_px\":";
+    append_json_number(out, r.err_mean_px() >= 0 ? r.err_mean_px() : std::nan(""));
+    out += ",\"truth\":";
+    out += r.truth() ? "true" : "false";
+    out += ",\"truth_kib_s\":";
+    append_json_number(out, r.truth_kib_s());
+    out += ",\"knows\":";
+    append_json_number(out, static_cast<double>(r.client().mirror().size()));
+    out += ",\"roster\":[";
+    for (std::size_t i = 0; i < r.roster().size(); ++i) {
+        if (i) out += ",";
+        out += "{\"seat\":";
+        append_json_number(out, static_cast<double>(r.roster()[i].seat));
+        out += ",\"name\":";
+        append_json_string(out, r.roster()[i].name);
+        out += "}";
+    }
+    out += "]}";
+    return out;
+}
+
+}  // namespace vantage::play
