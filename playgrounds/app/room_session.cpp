@@ -93,6 +93,14 @@ std::string RoomSession::state_json() const {
     out += r.truth() ? "true" : "false";
     out += ",\"truth_kib_s\":";
     append_json_number(out, r.truth_kib_s());
+    const std::vector<Vec2>& players = r.client().players();
+    if (r.seat() < players.size()) {
+        out += ",\"me\":{\"x\":";
+        append_json_number(out, players[r.seat()].x);
+        out += ",\"y\":";
+        append_json_number(out, players[r.seat()].y);
+        out += "}";
+    }
     out += ",\"knows\":";
     append_json_number(out, static_cast<double>(r.client().mirror().size()));
     out += ",\"roster\":[";
