@@ -99,7 +99,10 @@
       throw new Error('vantage.wasm could not be fetched (' + e.message + ')');
     }
     if (!response.ok) throw new Error('vantage.wasm: HTTP ' + response.status + ' ' + response.statusText);
-    const total = Number(response.headers.get('Content-Length')) || 0;
+    // A gzip-encoded response counts its compressed bytes in Content-Length while the stream
+    // yields decoded bytes: the server names the decoded size (X-Decoded-Length) beside it.
+    const encoded = (response.headers.get('Content-Encoding') || 'identity') !== 'identity';
+    const total = Number(response.headers.get(encoded ? 'X-Decoded-Length' : 'Content-Length')) || 0;
     const reader = response.body.getReader();
     const chunks = [];
     let received = 0;
