@@ -4,8 +4,10 @@
 // A .gz is rewritten only when its bytes change, so a rebuild that changes nothing keeps
 // every ETag (and a classroom's cached copies) valid. Node's gzip writes no name or
 // timestamp: the same input gives the same bytes.
-// No .br: Chromium asks for brotli only over HTTPS, and a classroom serves plain HTTP on the
-// LAN, so a .br would never be sent (measured: it would save 19% of the wasm if it were).
+// No .br: it would make the wasm 21% smaller (362 KB against 457 KB), but Chromium asks for
+// br (and zstd) only from HTTPS and localhost; to a LAN address over plain HTTP, which is what
+// a classroom uses, it sends "gzip, deflate" (measured with Chromium 156), so no laptop would
+// ever be sent a .br.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { gzipSync, constants } from 'node:zlib';
 
