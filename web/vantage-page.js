@@ -24,6 +24,25 @@
     window.vantageFailed = text;
   }
 
+  // A classroom reaches the page at http://<LAN address>/, which is not a secure context, so
+  // the browser offers no navigator.clipboard and "Copy link" would copy nothing. There the
+  // older copy command does the job (it needs the click that the button just received).
+  if (!navigator.clipboard) {
+    const writeText = (text) => new Promise((ok, fail) => {
+      const area = document.createElement('textarea');
+      area.value = text;
+      area.setAttribute('readonly', '');
+      area.style.cssText = 'position:fixed;top:0;left:0;opacity:0';
+      document.body.appendChild(area);
+      area.select();
+      const copied = document.execCommand('copy');
+      area.remove();
+      canvas.focus();
+      (copied ? ok : fail)(new Error('the browser refused to copy'));
+    });
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  }
+
   const api = { ready: false };
   window.vantage = api;
 
@@ -99,7 +118,10 @@
       throw new Error('vantage.wasm could not be fetched (' + e.message + ')');
     }
     if (!response.ok) throw new Error('vantage.wasm: HTTP ' + response.status + ' ' + response.statusText);
-    const total = Number(response.headers.get('Content-Length')) || 0;
+    // A gzip-encoded response counts its compressed bytes in Content-Length while the stream
+    // yields decoded bytes: the server names the decoded size (X-Decoded-Length) beside it.
+    const encoded = (response.headers.get('Content-Encoding') || 'identity') !== 'identity';
+    const total = Number(response.headers.get(encoded ? 'X-Decoded-Length' : 'Content-Length')) || 0;
     const reader = response.body.getReader();
     const chunks = [];
     let received = 0;

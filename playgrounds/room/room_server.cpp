@@ -564,7 +564,13 @@ private:
         const auto set_entity = [&](auto& res) {
             set_common(res);
             res.set(http::field::content_type, content_type_for(file));
-            if (gzip) res.set(http::field::content_encoding, "gzip");
+            if (gzip) {
+                res.set(http::field::content_encoding, "gzip");
+                // Content-Length counts the gzip bytes; the page's progress bar counts decoded ones.
+                std::error_code dec;
+                const std::uintmax_t decoded = fs::file_size(file, dec);
+                if (!dec) res.set("X-Decoded-Length", std::to_string(decoded));
+            }
         };
         if (req.method() == http::verb::head) {
             auto res = std::make_shared<http::response<http::empty_body>>(http::status::ok, version);

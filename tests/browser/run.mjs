@@ -194,6 +194,8 @@ suite.test('the performance overlay measures simulation, frame time and memory',
   assert(p.memory_bytes > 1 << 20, 'memory ' + p.memory_bytes);
 });
 
+(await import('./page_weight.mjs')).register(suite);
+
 // Each playground adds its own browser tests in tests/browser/playground_<name>.mjs, which
 // exports register(suite).
 for (const f of readdirSync(new URL('.', import.meta.url)).filter((f) => /^playground_.*\.mjs$/.test(f)).sort()) {
