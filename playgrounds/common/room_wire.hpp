@@ -23,7 +23,7 @@ namespace vantage::play {
 // Bumped whenever a message below changes shape. The build id (a digest of every wire
 // source, computed by the build) catches the rest: a page built from other sources than the
 // server is told to reload instead of being fed bytes it would misread.
-inline constexpr std::uint32_t kRoomProtocol = 1;
+inline constexpr std::uint32_t kRoomProtocol = 2;
 const char* room_build_id();
 
 inline constexpr std::size_t kMaxNameBytes = 24;
@@ -34,6 +34,10 @@ inline constexpr std::size_t kMaxPlaygroundBytes = 16;
 inline constexpr std::size_t kMaxTruthKeys = 8192;
 inline constexpr std::size_t kMaxRosterSeats = 256;
 inline constexpr float kTruthStep = 1.0f / 16.0f;  // world units
+inline constexpr std::size_t kMaxTokenBytes = 64;
+inline constexpr std::size_t kMaxLinkBytes = 2048;
+inline constexpr std::size_t kMaxUrls = 8;
+inline constexpr std::size_t kMaxQrRows = 177;
 
 enum class RoomMessage : std::uint8_t {
     // client -> server
@@ -42,6 +46,10 @@ enum class RoomMessage : std::uint8_t {
     Input = 0x49,       // 'I'
     Ping = 0x50,        // 'P'
     TruthQuery = 0x51,  // 'Q'
+    Report = 0x4d,      // 'M' a student's own meters, for the teacher's table
+    TeacherHello = 0x43,  // 'C'
+    FollowHello = 0x46,   // 'F'
+    Command = 0x58,     // 'X' teacher only
     // server -> client
     Welcome = 0x57,     // 'W'
     Refuse = 0x52,      // 'R'
@@ -49,6 +57,10 @@ enum class RoomMessage : std::uint8_t {
     Pong = 0x4f,        // 'O'
     Truth = 0x54,       // 'T'
     Roster = 0x53,      // 'S'
+    Error = 0x45,       // 'E' a refused request; the connection stays
+    SeatTable = 0x59,   // 'Y' to teachers
+    ClassInfo = 0x55,   // 'U' to a teacher, once: the join URLs and a QR code
+    Link = 0x4c,        // 'L' to followers: the teacher's page link
 };
 
 struct HelloMessage {
@@ -93,6 +105,54 @@ struct TruthMessage {
     std::vector<Vec2> positions;      // one per alive key, in order
 };
 
+// A student's meters as its page measures them (absent ones are negative).
+struct ReportMessage {
+    double rtt_ms = -1;
+    double down_kib_s = -1;
+    std::uint64_t frames_lost = 0;
+    double phantoms = -1;
+    double err_mean_px = -1;
+};
+
+struct TeacherHelloMessage {
+    std::uint32_t protocol = kRoomProtocol;
+    std::string build;
+    std::string token;
+};
+
+// What a teacher may ask. Seat kAllSeats means every seat.
+inline constexpr std::uint32_t kAllSeats = 0xffffffffu;
+struct CommandMessage {
+    enum class Kind : std::uint8_t { Impair = 1, Strategy = 2, Preset = 3, Kick = 4, Link = 5 };
+    Kind kind = Kind::Impair;
+    std::uint32_t seat = kAllSeats;  // Impair, Kick
+    double loss_pct = 0, latency_ms = 0, jitter_ms = 0;  // Impair: [0, 40] %, [0, 400] ms, [0, 150] ms
+    bool recovery = true;            // Strategy: acked (true) or naive
+    double theta = 0;                // Strategy: [0, 2]
+    double view_radius = 420;        // Strategy: [100, 1500] units
+    std::string text{};              // Preset: its name; Link: the teacher page's hash
+};
+
+struct SeatRow {
+    std::uint32_t seat = 0;
+    std::string name;
+    ReportMessage meters;            // as the student's page last reported
+    double loss_pct = 0, latency_ms = 0, jitter_ms = 0;  // this seat's impairment
+};
+
+struct SeatTableMessage {
+    std::uint64_t server_ms = 0;
+    bool recovery = true;
+    double theta = 0, view_radius = 420;
+    std::string preset;              // the preset last run for the room, or empty
+    std::vector<SeatRow> rows;
+};
+
+struct ClassInfoMessage {
+    std::vector<std::string> urls;   // join URLs, the first is the QR's
+    std::vector<std::string> qr;     // rows of '0'/'1', square
+};
+
 struct RosterEntry {
     std::uint32_t seat = 0;
     std::string name;
@@ -105,6 +165,10 @@ struct ClientMessage {
     InputMessage input;
     std::uint64_t ping_ms = 0;
     TruthQueryMessage truth_query;
+    ReportMessage report;
+    TeacherHelloMessage teacher;
+    HelloMessage follow;  // its protocol and build; name and playground unused
+    CommandMessage command;
     // Ack: the raw bytes are handed on to the server half, which decodes them itself.
 };
 
@@ -120,6 +184,14 @@ void encode_pong(ByteWriter& w, const PongMessage& m);
 void encode_truth(ByteWriter& w, std::uint32_t id, std::uint64_t server_ms, std::span<const std::uint8_t> alive,
                   std::span<const Vec2> positions);
 void encode_roster(ByteWriter& w, std::span<const RosterEntry> entries);
+void encode_report(ByteWriter& w, const ReportMessage& m);
+void encode_teacher_hello(ByteWriter& w, const TeacherHelloMessage& m);
+void encode_follow_hello(ByteWriter& w, std::uint32_t protocol, std::string_view build);
+void encode_command(ByteWriter& w, const CommandMessage& m);
+void encode_error(ByteWriter& w, std::string_view reason);
+void encode_seat_table(ByteWriter& w, const SeatTableMessage& m);
+void encode_class_info(ByteWriter& w, const ClassInfoMessage& m);
+void encode_link(ByteWriter& w, std::string_view hash);
 
 // Every message a client may send. An Ack is only checked for its type byte here (its body
 // is decoded by the server half). Anything else is UnknownType.
@@ -130,6 +202,10 @@ WireError decode_refuse(std::span<const std::uint8_t> bytes, std::string& reason
 WireError decode_pong(std::span<const std::uint8_t> bytes, PongMessage& out);
 WireError decode_truth(std::span<const std::uint8_t> bytes, TruthMessage& out);
 WireError decode_roster(std::span<const std::uint8_t> bytes, std::vector<RosterEntry>& out);
+WireError decode_error(std::span<const std::uint8_t> bytes, std::string& reason);
+WireError decode_seat_table(std::span<const std::uint8_t> bytes, SeatTableMessage& out);
+WireError decode_class_info(std::span<const std::uint8_t> bytes, ClassInfoMessage& out);
+WireError decode_link(std::span<const std::uint8_t> bytes, std::string& hash);
 
 // A display name made safe: printable ASCII only (others become '?'), spaces collapsed and
 // trimmed, at most kMaxNameBytes; empty becomes "player".

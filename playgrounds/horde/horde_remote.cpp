@@ -74,6 +74,16 @@ void HordeRemote::update(Transport& socket, double local_ms, float dt_s) {
         send(socket, local_ms);
         next_ping_ms_ = local_ms + 1000.0 / options_.ping_hz;
     }
+    if (local_ms >= next_report_ms_) {
+        writer_.clear();
+        encode_report(writer_, {.rtt_ms = rtt_ms_,
+                                .down_kib_s = down_kib_s(),
+                                .frames_lost = frames_lost(),
+                                .phantoms = truth_on_ ? phantoms_ : -1.0,
+                                .err_mean_px = truth_on_ ? err_mean_px_ : -1.0});
+        send(socket, local_ms);
+        next_report_ms_ = local_ms + 1000.0;
+    }
     if (truth_pending_ && local_ms - truth_asked_ms_ > kTruthTimeoutMs) truth_pending_ = false;
     if (truth_on_ && options_.truth_hz > 0.0 && !truth_pending_ && local_ms >= next_truth_ms_ && client_.heard()) {
         ask_truth(socket, local_ms);
@@ -101,6 +111,9 @@ void HordeRemote::handle(Transport& socket, std::span<const std::uint8_t> bytes,
         case RoomMessage::Refuse:
             if (decode_refuse(bytes, reason_) != WireError::None) reason_ = "refused (unreadable reason)";
             status_ = Status::Refused;
+            return;
+        case RoomMessage::Error:
+            if (decode_error(bytes, last_error_) != WireError::None) ++protocol_errors_;
             return;
         case RoomMessage::Roster:
             if (decode_roster(bytes, roster_) != WireError::None) ++protocol_errors_;
@@ -148,6 +161,12 @@ void HordeRemote::handle(Transport& socket, std::span<const std::uint8_t> bytes,
             break;
     }
     ++protocol_errors_;
+}
+
+void HordeRemote::send_command(Transport& socket, double local_ms, const CommandMessage& command) {
+    writer_.clear();
+    encode_command(writer_, command);
+    send(socket, local_ms);
 }
 
 void HordeRemote::ask_truth(Transport& socket, double local_ms) {

@@ -77,6 +77,11 @@ public:
     double err_mean_px() const { return err_mean_px_; }
     std::uint64_t truth_answers() const { return truth_answers_; }
     std::uint64_t protocol_errors() const { return protocol_errors_; }
+    // The server's answer to the newest refused request (e.g. a student's command), or empty.
+    const std::string& last_error() const { return last_error_; }
+    // Test and teaching hook: asks the server to change the room (only a teacher may; a
+    // student's page is answered with an error and nothing changes).
+    void send_command(Transport& socket, double local_ms, const CommandMessage& command);
 
 private:
     void handle(Transport& socket, std::span<const std::uint8_t> bytes, double local_ms);
@@ -103,6 +108,8 @@ private:
     bool input_dirty_ = false;
     double next_input_ms_ = 0;
     double next_ping_ms_ = 0;
+    double next_report_ms_ = 0;  // the student's meters, once a second, for the teacher's table
+    std::string last_error_;
 
     // Truth: one query outstanding at a time, with what this client drew when it asked.
     bool truth_on_ = true;

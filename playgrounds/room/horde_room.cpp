@@ -126,6 +126,8 @@ HordeRoom::HordeRoom(HordeRoomOptions options)
     round_.clear(static_cast<std::size_t>(options_.seats));
 }
 
+void HordeRoom::set_class_qr(std::vector<std::string> rows) { class_qr_ = std::move(rows); }
+
 HordeRoom::~HordeRoom() = default;
 
 LossyLinkOptions HordeRoom::link_options(std::uint64_t seed) const {
@@ -148,6 +150,8 @@ void HordeRoom::on_open(ConnectionId id, std::string_view) { pending_.push_back(
 
 void HordeRoom::on_close(ConnectionId id) {
     std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });
+    std::erase(teachers_, id);
+    std::erase(followers_, id);
     const std::optional<SeatToken> token = seats_.token_of(id);
     if (!token) return;
     world_->steer(token->index, {}, true);  // the bot takes the player back
@@ -172,8 +176,43 @@ void HordeRoom::refuse(ConnectionId id, const std::string& reason) {
 
 void HordeRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
     std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });
-    if (decode_client_message(bytes, decoded_) != WireError::None || decoded_.type != RoomMessage::Hello) {
+    if (decode_client_message(bytes, decoded_) != WireError::None ||
+        (decoded_.type != RoomMessage::Hello && decoded_.type != RoomMessage::TeacherHello &&
+         decoded_.type != RoomMessage::FollowHello)) {
         refuse(id, "expected a hello: this is a Vantage room (reload the page)");
+        return;
+    }
+    const std::uint32_t protocol = decoded_.type == RoomMessage::Hello          ? decoded_.hello.protocol
+                                   : decoded_.type == RoomMessage::TeacherHello ? decoded_.teacher.protocol
+                                                                                : decoded_.follow.protocol;
+    const std::string& build = decoded_.type == RoomMessage::Hello          ? decoded_.hello.build
+                               : decoded_.type == RoomMessage::TeacherHello ? decoded_.teacher.build
+                                                                            : decoded_.follow.build;
+    if (protocol != kRoomProtocol || build != room_build_id()) {
+        refuse(id, "reload: this page is older than the room (page build " + build + ", room build " +
+                       room_build_id() + ")");
+        return;
+    }
+    if (decoded_.type == RoomMessage::TeacherHello) {
+        // Compared in full whatever the first difference: no timing hint about the token.
+        const std::string& t = decoded_.teacher.token;
+        const std::string& want = options_.teacher_token;
+        unsigned diff = static_cast<unsigned>(t.size() ^ want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) diff |= static_cast<unsigned char>(want[i] ^ (i < t.size() ? t[i] : 0));
+        if (want.empty() || diff != 0) {
+            refuse(id, "wrong teacher token (the one ./vantage serve printed)");
+            return;
+        }
+        teacher_hello(id);
+        return;
+    }
+    if (decoded_.type == RoomMessage::FollowHello) {
+        followers_.push_back(id);
+        if (!teacher_link_.empty() && server_) {
+            writer_.clear();
+            encode_link(writer_, teacher_link_);
+            server_->send(id, writer_.bytes());
+        }
         return;
     }
     const HelloMessage& h = decoded_.hello;
@@ -208,6 +247,9 @@ void HordeRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
     seat.report.seat = seat.index;
     seat.report.connection = id;
     seat.report.name = seat.name;
+    seat.report.loss_pct = options_.settings.loss_pct;
+    seat.report.latency_ms = options_.settings.latency_ms;
+    seat.report.jitter_ms = options_.settings.jitter_ms;
     occupied_mask_[seat.index] = 1;
     world_->steer(seat.index, {}, true);  // the bot drives until the player steers
 
@@ -234,6 +276,124 @@ void HordeRoom::broadcast_roster() {
     seats_.for_each_occupant([&](const ConnectionId& id, SeatToken) { server_->send(id, writer_.bytes()); });
 }
 
+void HordeRoom::error(ConnectionId id, const std::string& reason) {
+    writer_.clear();
+    encode_error(writer_, reason);
+    if (server_) server_->send(id, writer_.bytes());
+}
+
+void HordeRoom::teacher_hello(ConnectionId id) {
+    teachers_.push_back(id);
+    ClassInfoMessage info;
+    for (const std::string& u : options_.class_urls) {
+        if (info.urls.size() < kMaxUrls && u.size() <= kMaxReasonBytes) info.urls.push_back(u);
+    }
+    info.qr = class_qr_;
+    writer_.clear();
+    encode_class_info(writer_, info);
+    if (server_) server_->send(id, writer_.bytes());
+    send_seat_table();
+}
+
+void HordeRoom::impair(Seat& seat, double loss_pct, double latency_ms, double jitter_ms) {
+    LossyLinkOptions o;
+    o.latency_ms = latency_ms;
+    o.jitter_ms = jitter_ms;
+    o.loss = static_cast<float>(loss_pct / 100.0);
+    seat.link.set_impairment(o);
+    seat.report.loss_pct = loss_pct;
+    seat.report.latency_ms = latency_ms;
+    seat.report.jitter_ms = jitter_ms;
+}
+
+void HordeRoom::command(ConnectionId teacher, const CommandMessage& c) {
+    std::vector<Seat*> seated;
+    seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
+        if (SeatSlot* s = seats_.state(token); s && s->seat) seated.push_back(s->seat.get());
+    });
+    switch (c.kind) {
+        case CommandMessage::Kind::Impair:
+            if (c.seat == kAllSeats) {
+                options_.settings.loss_pct = c.loss_pct;  // newcomers too
+                options_.settings.latency_ms = c.latency_ms;
+                options_.settings.jitter_ms = c.jitter_ms;
+            }
+            for (Seat* seat : seated) {
+                if (c.seat == kAllSeats || c.seat == seat->index) impair(*seat, c.loss_pct, c.latency_ms, c.jitter_ms);
+            }
+            break;
+        case CommandMessage::Kind::Strategy:
+            options_.recovery = c.recovery;
+            options_.settings.theta = c.theta;
+            options_.settings.view_radius = c.view_radius;
+            for (Seat* seat : seated) {
+                seat->server.baseline().set_policy(c.recovery ? RecoveryPolicy::Acked : RecoveryPolicy::Naive);
+            }
+            break;
+        case CommandMessage::Kind::Preset: {
+            const auto it = std::find_if(options_.presets.begin(), options_.presets.end(),
+                                         [&](const Preset& p) { return p.name == c.text; });
+            if (it == options_.presets.end()) {
+                error(teacher, "no room preset '" + c.text + "'");
+                return;
+            }
+            HordeRoomOptions next = options_;
+            const std::vector<std::string> errors = apply_room_settings(next, it->settings);
+            if (!errors.empty()) {
+                error(teacher, "preset '" + c.text + "': " + errors.front());
+                return;
+            }
+            // What a preset may change in a running room: impairment and strategy.
+            options_.settings.loss_pct = next.settings.loss_pct;
+            options_.settings.latency_ms = next.settings.latency_ms;
+            options_.settings.jitter_ms = next.settings.jitter_ms;
+            options_.settings.theta = next.settings.theta;
+            options_.settings.view_radius = next.settings.view_radius;
+            options_.recovery = next.recovery;
+            for (Seat* seat : seated) {
+                impair(*seat, next.settings.loss_pct, next.settings.latency_ms, next.settings.jitter_ms);
+                seat->server.baseline().set_policy(next.recovery ? RecoveryPolicy::Acked : RecoveryPolicy::Naive);
+            }
+            preset_ = c.text;
+            break;
+        }
+        case CommandMessage::Kind::Kick:
+            for (Seat* seat : seated) {
+                if (seat->index == c.seat && server_) server_->close(seat->connection, "removed from the room by the teacher");
+            }
+            break;
+        case CommandMessage::Kind::Link:
+            teacher_link_ = c.text;
+            writer_.clear();
+            encode_link(writer_, c.text);
+            if (server_) {
+                for (ConnectionId f : followers_) server_->send(f, writer_.bytes());
+            }
+            return;
+    }
+    send_seat_table();
+}
+
+void HordeRoom::send_seat_table() {
+    if (!server_ || teachers_.empty()) return;
+    SeatTableMessage t;
+    t.server_ms = static_cast<std::uint64_t>(std::llround(world_ms()));
+    t.recovery = options_.recovery;
+    t.theta = options_.settings.theta;
+    t.view_radius = options_.settings.view_radius;
+    t.preset = preset_;
+    seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
+        const SeatSlot* s = seats_.state(token);
+        if (!s || !s->seat) return;
+        const HordeSeatReport& r = s->seat->report;
+        t.rows.push_back({.seat = r.seat, .name = r.name, .meters = r.reported, .loss_pct = r.loss_pct,
+                          .latency_ms = r.latency_ms, .jitter_ms = r.jitter_ms});
+    });
+    writer_.clear();
+    encode_seat_table(writer_, t);
+    for (ConnectionId id : teachers_) server_->send(id, writer_.bytes());
+}
+
 void HordeRoom::snapshot_socket(Seat& seat) const {
     const ConnectionStats c = server_->connection_stats(seat.connection);
     if (c.messages_out == 0 && c.payload_bytes_out == 0) return;  // unknown now (closing): keep the last
@@ -243,6 +403,13 @@ void HordeRoom::snapshot_socket(Seat& seat) const {
 }
 
 void HordeRoom::on_message(ConnectionId id, std::span<const std::uint8_t> bytes) {
+    const bool teacher = std::find(teachers_.begin(), teachers_.end(), id) != teachers_.end();
+    if (teacher || std::find(followers_.begin(), followers_.end(), id) != followers_.end()) {
+        // Teachers command (unimpaired: the console is not the lesson); followers only listen.
+        if (decode_client_message(bytes, decoded_) != WireError::None) return;
+        if (teacher && decoded_.type == RoomMessage::Command) command(id, decoded_.command);
+        return;
+    }
     Seat* seat = seat_of(id);
     if (!seat) {
         hello(id, bytes);
@@ -294,6 +461,13 @@ void HordeRoom::dispatch(Seat& seat, std::span<const std::uint8_t> bytes) {
             seat.link.down().send(now_ms, writer_.bytes());
             return;
         }
+        case RoomMessage::Report:
+            seat.report.reported = decoded_.report;
+            return;
+        case RoomMessage::Command:
+            ++refused_commands_;
+            error(seat.connection, "only the teacher can change room settings");
+            return;
         case RoomMessage::Hello:
         default:
             ++seat.report.decode_errors;  // a second hello, or a server-only type
@@ -346,6 +520,11 @@ void HordeRoom::on_tick(double) {
             seat->report.frames += 1;
             seat->report.frame_bytes += sent.bytes.total();
         }
+    }
+
+    if (!teachers_.empty() && now_ms >= next_table_ms_) {
+        send_seat_table();
+        next_table_ms_ = now_ms + 500.0;
     }
 
     // Whatever the down links deliver by now goes to the sockets.

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/simulation.hpp"
+#include "common/preset.hpp"
 #include "common/room_wire.hpp"
 #include "common/transport.hpp"
 #include "horde/horde_server.hpp"
@@ -40,6 +41,9 @@ struct HordeRoomOptions {
     bool recovery = true;                // acked delta recovery (false: naive)
     double truth_max_hz = 10.0;          // truth answers per seat per second, [0, 20]; 0 = none
     double hello_timeout_ms = 5000.0;    // a connection that has not said hello by then is closed
+    std::string teacher_token;           // opens the teacher console; empty: no console
+    std::vector<std::string> class_urls; // the join URLs a teacher is shown (and the first as a QR)
+    std::vector<play::Preset> presets;   // what a teacher can run for the whole room
 
     std::string validate() const;        // empty when fine
     // The settings in URL list form (what the welcome tells clients).
@@ -63,6 +67,8 @@ struct HordeSeatReport {
     std::uint64_t dropped = 0;         // refused by the socket's queue (slow reader)
     std::uint64_t truth_bytes = 0;     // truth answers' bytes
     std::uint64_t decode_errors = 0;   // client messages refused
+    play::ReportMessage reported;      // the student's own meters, as its page last reported them
+    double loss_pct = 0, latency_ms = 0, jitter_ms = 0;  // this seat's impairment
     std::uint64_t frame_socket_bytes = 0;  // frames' bytes handed to the socket (the encoder's bytes)
     // The socket's own counts (RoomServer), as of the last tick.
     std::uint64_t socket_messages = 0, socket_payload_bytes = 0, socket_wire_bytes = 0;
@@ -73,6 +79,8 @@ public:
     explicit HordeRoom(HordeRoomOptions options);
     ~HordeRoom() override;
     void attach(RoomServer& server) { server_ = &server; }
+    // The QR modules of the first class URL (lan.hpp's qr_modules), shown on the teacher page.
+    void set_class_qr(std::vector<std::string> rows);
 
     void on_open(ConnectionId id, std::string_view remote_address) override;
     void on_message(ConnectionId id, std::span<const std::uint8_t> bytes) override;
@@ -83,6 +91,9 @@ public:
     const play::HordeWorld& world() const { return *world_; }
     std::uint32_t occupied() const { return seats_.occupied_count(); }
     std::uint64_t ticks() const { return ticks_; }
+    std::size_t teachers() const { return teachers_.size(); }
+    std::size_t followers() const { return followers_.size(); }
+    std::uint64_t refused_commands() const { return refused_commands_; }  // students asking to change the room
     std::vector<HordeSeatReport> seat_reports() const;
     // Every seat this room has had: the seated ones and those that left, in seating order.
     // Read it from the server thread, or after run() returned.
@@ -105,6 +116,11 @@ private:
     };
 
     void hello(ConnectionId id, std::span<const std::uint8_t> bytes);
+    void teacher_hello(ConnectionId id);
+    void command(ConnectionId teacher, const play::CommandMessage& c);
+    void impair(Seat& seat, double loss_pct, double latency_ms, double jitter_ms);
+    void send_seat_table();
+    void error(ConnectionId id, const std::string& reason);
     void refuse(ConnectionId id, const std::string& reason);
     void dispatch(Seat& seat, std::span<const std::uint8_t> bytes);
     void broadcast_roster();
@@ -130,6 +146,12 @@ private:
     play::ClientMessage decoded_;
     std::vector<std::uint8_t> alive_;
     std::vector<HordeSeatReport> departed_;
+    std::vector<ConnectionId> teachers_, followers_;
+    std::string preset_;        // last preset run for the room
+    std::string teacher_link_;
+    std::vector<std::string> class_qr_;  // the teacher page's link, sent to each new follower
+    double next_table_ms_ = 0;
+    std::uint64_t refused_commands_ = 0;
     std::atomic<bool> quiet_{false};  // per queried key, 0/1
     std::vector<Vec2> positions_;
 };

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/class_client.hpp"
 #include "common/room_wire.hpp"
 #include "room/horde_bot.hpp"
 #include "room/horde_room.hpp"
@@ -178,6 +179,106 @@ TEST(HordeRoom, AReconnectInheritsNothing) {
     EXPECT_EQ(reports[0].seat, reports[1].seat);
     EXPECT_NE(reports[0].connection, reports[1].connection);
     EXPECT_EQ(reports[1].name, "second");
+}
+
+// A teacher's console, a follower and their sockets, driven with the bots.
+struct Console {
+    explicit Console(const std::string& url, play::ClassClient::Role role, std::string token = "")
+        : client(role, std::move(token)) {
+        EXPECT_EQ(socket.connect(url), "");
+        client.open(transport, now_ms());
+    }
+    void update() {
+        client.update(transport, now_ms());
+        if (!socket.connected()) client.closed(socket.close_reason());
+    }
+    void command(const play::CommandMessage& c) { client.command(transport, now_ms(), c); }
+    RoomClient socket;
+    ClientSocketTransport transport{socket};
+    play::ClassClient client;
+};
+
+template <class Done>
+bool drive_all(std::vector<std::unique_ptr<HordeBot>>& bots, std::vector<Console*> consoles, Done&& done,
+               std::chrono::milliseconds limit) {
+    return drive(bots, [&] {
+        for (Console* c : consoles) c->update();
+        return done();
+    }, limit);
+}
+
+HordeRoomOptions class_room() {
+    HordeRoomOptions o = small_room(4);
+    o.teacher_token = "sesame";
+    o.class_urls = {"http://192.0.2.9:8000/#horde/join"};
+    return o;
+}
+
+TEST(HordeClassroom, ATeacherSeesEverySeatAndChangesOneSeatsLoss) {
+    LiveRoom live(class_room());
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    bots.push_back(bot(live.url, "ann"));
+    bots.push_back(bot(live.url, "bob"));
+    Console teacher(live.url, play::ClassClient::Role::Teacher, "sesame");
+    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] {
+        const auto& rows = teacher.client.table().rows;
+        return rows.size() == 2 && rows[0].meters.rtt_ms > 0 && rows[1].meters.rtt_ms > 0;
+    }, 6000ms));
+    EXPECT_EQ(teacher.client.info().urls.at(0), "http://192.0.2.9:8000/#horde/join");
+    EXPECT_EQ(teacher.client.table().rows[1].name, "bob");
+    const std::uint64_t ann_lost = bots[0]->remote().frames_lost();
+    teacher.command({.kind = play::CommandMessage::Kind::Impair, .seat = 1, .loss_pct = 30, .latency_ms = 30,
+                     .jitter_ms = 0});
+    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return bots[1]->remote().frames_lost() > 5; }, 6000ms));
+    EXPECT_EQ(bots[0]->remote().frames_lost(), ann_lost) << "the other seat's link changed too";
+    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return teacher.client.table().rows[1].loss_pct == 30.0; }, 2000ms));
+    EXPECT_EQ(teacher.client.table().rows[0].loss_pct, 0.0);
+    // The room's strategy: naive recovery for everyone.
+    teacher.command({.kind = play::CommandMessage::Kind::Strategy, .recovery = false, .theta = 0, .view_radius = 420});
+    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return !teacher.client.table().recovery; }, 2000ms));
+}
+
+TEST(HordeClassroom, AStudentCannotChangeTheRoom) {
+    LiveRoom live(class_room());
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    bots.push_back(bot(live.url, "eve"));
+    Console teacher(live.url, play::ClassClient::Role::Teacher, "sesame");
+    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return teacher.client.table().rows.size() == 1; }, 5000ms));
+    ClientSocketTransport student(bots[0]->socket());
+    play::CommandMessage loss_for_all;
+    loss_for_all.loss_pct = 40;
+    bots[0]->remote().send_command(student, now_ms(), loss_for_all);
+    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return !bots[0]->remote().last_error().empty(); }, 5000ms));
+    EXPECT_EQ(bots[0]->remote().last_error(), "only the teacher can change room settings");
+    drive_all(bots, {&teacher}, [] { return false; }, 700ms);
+    EXPECT_EQ(teacher.client.table().rows[0].loss_pct, 0.0);
+    live.stop();
+    EXPECT_EQ(live.room.refused_commands(), 1u);
+}
+
+TEST(HordeClassroom, AWrongTokenIsRefused) {
+    LiveRoom live(class_room());
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    Console intruder(live.url, play::ClassClient::Role::Teacher, "guess");
+    ASSERT_TRUE(drive_all(bots, {&intruder}, [&] { return intruder.client.status() == play::ClassClient::Status::Refused; }, 3000ms));
+    EXPECT_EQ(intruder.client.reason(), "wrong teacher token (the one ./vantage serve printed)");
+}
+
+TEST(HordeClassroom, FollowersGetTheTeachersLink) {
+    LiveRoom live(class_room());
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    Console teacher(live.url, play::ClassClient::Role::Teacher, "sesame");
+    Console follower(live.url, play::ClassClient::Role::Follower);
+    ASSERT_TRUE(drive_all(bots, {&teacher, &follower}, [&] { return teacher.client.status() == play::ClassClient::Status::Open; }, 3000ms));
+    drive_all(bots, {&teacher, &follower}, [] { return false; }, 200ms);  // the follower's hello lands first
+    teacher.command({.kind = play::CommandMessage::Kind::Link, .text = "#netcode/preset=prediction-hides-the-round-trip"});
+    std::string link;
+    ASSERT_TRUE(drive_all(bots, {&teacher, &follower}, [&] { return follower.client.take_link(link); }, 3000ms));
+    EXPECT_EQ(link, "#netcode/preset=prediction-hides-the-round-trip");
+    // A follower that arrives later is sent the newest link at once.
+    Console late(live.url, play::ClassClient::Role::Follower);
+    ASSERT_TRUE(drive_all(bots, {&late}, [&] { return late.client.take_link(link); }, 3000ms));
+    EXPECT_EQ(link, "#netcode/preset=prediction-hides-the-round-trip");
 }
 
 // 32 bots from the page's own client code, 15 s under 10% loss both ways: every mirror
