@@ -87,6 +87,13 @@
     };
     // The performance overlay's numbers: simulation ms per tick, frame ms, memory bytes.
     api.perf = () => JSON.parse(call('vantage_perf', 'string'));
+    // Teacher console only: a command for the room (impair, strategy, preset, kick) with its
+    // arguments as "k=v&..." (seats 1-based). Throws with the reason when refused.
+    api.teach = (kind, args) => {
+      const err = call('vantage_teach', 'string', ['string', 'string'], [String(kind), String(args || '')]);
+      if (err) throw new Error(err);
+      return true;
+    };
     api.ready = true;
   }
 

@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include "app/class_session.hpp"
 #include "app/room_session.hpp"
 #include "app/views.hpp"
 #include "common/history.hpp"
@@ -49,6 +50,11 @@ struct App {
     // A client of a room ("#horde/join", or --join on the desktop): drawn instead of the tabs,
     // and the in-page simulations are not stepped meanwhile.
     std::unique_ptr<RoomSession> room;
+    // The teacher's console or a follower's link ("&teach&token=..." / "&follow"), beside the
+    // in-page playgrounds.
+    std::unique_ptr<ClassSession> classroom;
+    bool console_shown = false;  // the teacher's console tab is the one ImGui shows
+    bool applying_followed_link = false;  // a teacher's link is being applied (keeps the session)
 
 private:
     explicit App(Playgrounds playgrounds) : views(std::move(playgrounds.views)), host(std::move(playgrounds.sims)) {}

@@ -36,7 +36,8 @@ void refresh_meters(App& app) {
 }
 
 void copy_link(App& app) {
-    platform::copy_link(app_url(app));
+    // A teacher copies the follow link of what is on screen, never the token.
+    platform::copy_link(app.classroom && app.classroom->teacher() ? app.host.url() + "&follow" : app_url(app));
     app.link_copied_at = app.wall_s;
 }
 
@@ -61,17 +62,32 @@ std::vector<std::string> apply_link(App& app, std::string_view hash) {
         app.room.reset();
         app.history.clear();
     }
+    if (link.teach || link.follow) {
+        if (link.teach && link.token.empty()) errors.push_back("'teach' needs the token `vantage serve` printed");
+        else if (!app.classroom || app.classroom->link().teach != link.teach || app.classroom->link().token != link.token) {
+            app.classroom = std::make_unique<ClassSession>(link);
+            if (link.teach) app.classroom->presets = load_presets(platform::presets_dir(), "horde-room").presets;
+        }
+    } else if (app.classroom && !app.applying_followed_link) {
+        app.classroom->leave();  // a link without them ends the teaching or the following
+        app.classroom.reset();
+    }
     for (std::string& e : app.host.apply_url(rest)) errors.push_back(std::move(e));
     return errors;
 }
 
-std::string app_url(const App& app) { return app.room ? room_link_hash(app.room->link()) : app.host.url(); }
+std::string app_url(const App& app) {
+    if (app.room) return room_link_hash(app.room->link());
+    return app.host.url() + (app.classroom ? class_link_suffix(app.classroom->link()) : "");
+}
 
 std::string app_state_json(const App& app) {
     std::string out = app.host.state_json();
     if (!out.empty() && out.back() == '}') out.pop_back();
     out += ",\"room\":";
     out += app.room ? app.room->state_json() : std::string("{\"connected\":false,\"seat\":-1}");
+    out += ",\"class\":";
+    out += app.classroom ? app.classroom->state_json() : std::string("null");
     out += "}";
     return out;
 }
@@ -82,7 +98,22 @@ namespace {
 
 using namespace vantage::play;
 
+void draw_class_badge(App& app) {
+    if (!app.classroom) return;
+    const bool open = app.classroom->client().status() == ClassClient::Status::Open;
+    ImGui::TextColored(open ? ImVec4(0.3f, 0.9f, 1.0f, 1.0f) : ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "[%s]",
+                       app.classroom->status_text().c_str());
+    ImGui::SameLine();
+    if (ImGui::Button(app.classroom->teacher() ? "Close the console" : "Stop following")) {
+        app.classroom->leave();
+        app.classroom.reset();
+        return;
+    }
+    ImGui::SameLine();
+}
+
 void draw_context_bar(App& app) {
+    draw_class_badge(app);
     Host& host = app.host;
     const Context& ctx = host.context();
     if (ImGui::Button(ctx.paused ? "Resume" : "Pause")) host.set_paused(!ctx.paused);
@@ -235,6 +266,15 @@ void draw_ui(App& app) {
         // A switch from the URL or the JS API forces the tab until ImGui shows it; a click
         // on a tab selects that playground.
         const bool forced = app.shown_tab != app.host.active();
+        app.console_shown = false;
+        if (app.classroom && app.classroom->teacher()) {
+            if (ImGui::BeginTabItem("Teacher console##console")) {
+                app.console_shown = true;
+                ViewContext v{app.host, app.history, app.meters};
+                draw_class_console(v, *app.classroom, app.wall_s, app.ui_scale);
+                ImGui::EndTabItem();
+            }
+        }
         for (std::size_t i = 0; i < app.host.count(); ++i) {
             Simulation& sim = app.host.sim(i);
             const std::string label = std::string(sim.title()) + "##" + std::string(sim.name());
@@ -305,6 +345,19 @@ bool frame(App& app) {
             app.history.record(app.meters);
             app.next_sample_s = app.wall_s + 0.25;
         }
+    }
+    if (app.classroom) {
+        app.classroom->update(app.wall_s);
+        std::string link;
+        if (!app.classroom->teacher() && app.classroom->client().take_link(link)) {
+            // The teacher's page changed: the same playground, preset and settings here.
+            app.applying_followed_link = true;
+            std::vector<std::string> errors = apply_link(app, link);
+            app.applying_followed_link = false;
+            app.status = errors.empty() ? std::string() : errors.front();
+            app.history.clear();
+        }
+        if (app.classroom && app.classroom->teacher()) app.classroom->share_link(app.wall_s, app.host.url());
     }
     const Uint64 sim_start = SDL_GetPerformanceCounter();
     const int ticks_run = app.room ? 0 : app.host.advance(wall_dt);

@@ -94,6 +94,32 @@ const char* vantage_set_ui_scale(float scale) {
     return "";
 }
 
+// A teacher's command (kind: impair, strategy, preset, kick; args "k=v&..."): empty when it was
+// sent to the room, else why not. The room answers through the console's table.
+const char* vantage_teach(const char* kind, const char* args) {
+    static std::string out;
+    out.clear();
+    if (g_app->room) {
+        // A student's page may ask too; the server refuses it (room.error says so).
+        CommandMessage c;
+        out = parse_teacher_command(kind ? kind : "", args ? args : "", SeatTableMessage{}, c);
+        if (out.empty()) g_app->room->send_command(g_app->wall_s, c);
+        return out.c_str();
+    }
+    if (!g_app->classroom || !g_app->classroom->teacher()) {
+        out = "this page is not a teacher console (open it with &teach&token=...)";
+        return out.c_str();
+    }
+    if (g_app->classroom->client().status() != ClassClient::Status::Open) {
+        out = "the console is not connected: " + g_app->classroom->status_text();
+        return out.c_str();
+    }
+    CommandMessage c;
+    out = parse_teacher_command(kind ? kind : "", args ? args : "", g_app->classroom->client().table(), c);
+    if (out.empty()) g_app->classroom->command(g_app->wall_s, c);
+    return out.c_str();
+}
+
 const char* vantage_url() {
     static std::string out;
     out = app_url(*g_app);

@@ -26,6 +26,10 @@ void RoomSession::update(double wall_s, float dt_s) {
     }
 }
 
+void RoomSession::send_command(double wall_s, const CommandMessage& c) {
+    if (socket_ && remote_.status() == HordeRemote::Status::Joined) remote_.send_command(*socket_, wall_s * 1000.0, c);
+}
+
 void RoomSession::leave() {
     if (socket_) socket_->close();
     left_ = true;
@@ -103,6 +107,8 @@ std::string RoomSession::state_json() const {
     }
     out += ",\"knows\":";
     append_json_number(out, static_cast<double>(r.client().mirror().size()));
+    out += ",\"error\":";
+    append_json_string(out, r.last_error());
     out += ",\"roster\":[";
     for (std::size_t i = 0; i < r.roster().size(); ++i) {
         if (i) out += ",";

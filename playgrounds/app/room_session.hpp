@@ -23,6 +23,9 @@ public:
     void update(double wall_s, float dt_s);
     void set_input(Vec2 direction, bool autopilot) { remote_.set_input(direction, autopilot); }
     void leave();
+    // Sends a room command as this student's page (the server refuses it: only the teacher
+    // changes the room); the answer shows in remote().last_error().
+    void send_command(double wall_s, const CommandMessage& c);
 
     const RoomLink& link() const { return link_; }
     const HordeRemote& remote() const { return remote_; }

@@ -46,6 +46,18 @@ std::string split_room_link(std::string_view hash, RoomLink& link, std::vector<s
             } else {
                 link.name = sanitize_name(name);
             }
+        } else if (part == "teach") {
+            link.teach = true;
+        } else if (part == "follow") {
+            link.follow = true;
+        } else if (part.rfind("token=", 0) == 0) {
+            const std::string_view token = part.substr(6);
+            if (token.empty() || token.size() > kMaxTokenBytes ||
+                token.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos) {
+                errors.push_back("'token' must be the hex token `vantage serve` printed");
+            } else {
+                link.token = std::string(token);
+            }
         } else if (part.rfind("room=", 0) == 0) {
             const std::string url = url_decode(part.substr(5));
             if (url.rfind("ws://", 0) != 0 && url.rfind("wss://", 0) != 0) {
@@ -59,6 +71,12 @@ std::string split_room_link(std::string_view hash, RoomLink& link, std::vector<s
         }
     }
     return rest;
+}
+
+std::string class_link_suffix(const RoomLink& link) {
+    if (link.teach) return "&teach&token=" + link.token;
+    if (link.follow) return "&follow";
+    return {};
 }
 
 std::string room_link_hash(const RoomLink& link) {

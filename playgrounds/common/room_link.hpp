@@ -14,6 +14,9 @@ struct RoomLink {
     std::string playground;  // the link's playground, e.g. "horde"
     std::string name;        // "name=...", sanitised by the server too
     std::string url;         // "room=ws://host:port/ws" (the desktop's --join), empty: the page's own origin
+    bool teach = false;      // "teach": the teacher console (with "token=...")
+    std::string token;       // "token=...", hex as `vantage serve` prints it
+    bool follow = false;     // "follow": mirror the teacher's page
 };
 
 // Splits `hash` ("#name/part&part...") into its room parts (returned in `link`) and the rest
@@ -22,5 +25,7 @@ struct RoomLink {
 std::string split_room_link(std::string_view hash, RoomLink& link, std::vector<std::string>& errors);
 // The link of a joined page: "#horde/join&name=Ann".
 std::string room_link_hash(const RoomLink& link);
+// The room parts other than join, appended to an in-page link: "&teach&token=..." or "&follow".
+std::string class_link_suffix(const RoomLink& link);
 
 }  // namespace vantage::play

@@ -126,7 +126,10 @@ HordeRoom::HordeRoom(HordeRoomOptions options)
     round_.clear(static_cast<std::size_t>(options_.seats));
 }
 
-void HordeRoom::set_class_qr(std::vector<std::string> rows) { class_qr_ = std::move(rows); }
+void HordeRoom::set_class_urls(std::vector<std::string> urls, std::vector<std::string> qr) {
+    options_.class_urls = std::move(urls);
+    class_qr_ = std::move(qr);
+}
 
 HordeRoom::~HordeRoom() = default;
 

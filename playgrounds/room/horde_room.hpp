@@ -79,8 +79,8 @@ public:
     explicit HordeRoom(HordeRoomOptions options);
     ~HordeRoom() override;
     void attach(RoomServer& server) { server_ = &server; }
-    // The QR modules of the first class URL (lan.hpp's qr_modules), shown on the teacher page.
-    void set_class_qr(std::vector<std::string> rows);
+    // The join URLs a teacher is shown, and the QR modules of the first (lan.hpp's qr_modules).
+    void set_class_urls(std::vector<std::string> urls, std::vector<std::string> qr);
 
     void on_open(ConnectionId id, std::string_view remote_address) override;
     void on_message(ConnectionId id, std::span<const std::uint8_t> bytes) override;

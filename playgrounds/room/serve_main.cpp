@@ -3,6 +3,7 @@
 // (browsers, the desktop app, bots). Ctrl+C stops it cleanly.
 //
 //   vantage_serve horde [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] [--bind ADDR]
+//                       [--presets DIR]
 //
 // It binds 127.0.0.1 (loopback only) unless told otherwise: --lan binds every interface
 // (IPv4 and IPv6) and prints each LAN URL with a QR code of the first; --bind ADDR binds one
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "common/host.hpp"
+#include "common/preset.hpp"
 #include "room/horde_room.hpp"
 #include "room/lan.hpp"
 #include "room/room_server.hpp"
@@ -51,6 +53,7 @@ int main(int argc, char** argv) {
     room::RoomServerOptions net;
     room::HordeRoomOptions game;
     std::string settings;
+    std::string presets_dir = VANTAGE_PRESETS_DIR;
     bool lan = false;
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -73,6 +76,9 @@ int main(int argc, char** argv) {
         } else if (arg == "--web") {
             if (!value) return usage("--web needs a directory");
             net.web_root = value;
+        } else if (arg == "--presets") {
+            if (!value) return usage("--presets needs a directory");
+            presets_dir = value;
         } else if (arg == "--bind") {
             if (!value) return usage("--bind needs an address");
             net.bind = value;
@@ -89,6 +95,13 @@ int main(int argc, char** argv) {
     net.max_message_bytes = 16 * 1024;  // a truth query of kMaxTruthSample keys fits
     net.max_connections = static_cast<std::size_t>(game.seats) + 32;  // a full room still answers "full"
 
+    game.teacher_token = room::random_token();
+    const play::PresetFile presets = play::load_presets(presets_dir, "horde-room");
+    for (const std::string& e : presets.errors) std::fprintf(stderr, "vantage serve: horde-room.ini %s\n", e.c_str());
+    game.presets = presets.presets;
+    const std::vector<std::string> addresses = lan ? room::lan_addresses() : std::vector<std::string>{};
+    const std::string url_host = !addresses.empty() ? addresses[0] : (net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind);
+
     room::HordeRoom horde(game);
     room::RoomServer server(net, horde);
     horde.attach(server);
@@ -98,15 +111,19 @@ int main(int argc, char** argv) {
     }
     const unsigned port = server.port();
     const std::string host = net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind;
+    const std::string join_url = "http://" + url_host + ":" + std::to_string(port) + "/#horde/join";
+    std::vector<std::string> class_urls;
+    for (const std::string& a : addresses) class_urls.push_back("http://" + a + ":" + std::to_string(port) + "/#horde/join");
+    if (class_urls.empty()) class_urls.push_back(join_url);
+    horde.set_class_urls(class_urls, room::qr_modules(class_urls[0]));
     std::printf("Vantage room: http://%s:%u/#horde/join\n", host.c_str(), port);
     if (lan) {
-        const std::vector<std::string> addresses = room::lan_addresses();
         if (addresses.empty()) std::printf("  --lan: this machine has no LAN address (only loopback is reachable)\n");
         for (const std::string& a : addresses) std::printf("Vantage room on the LAN: http://%s:%u/#horde/join\n", a.c_str(), port);
-        if (!addresses.empty()) {
-            std::printf("%s", room::qr_terminal("http://" + addresses[0] + ":" + std::to_string(port) + "/#horde/join").c_str());
-        }
+        if (!addresses.empty()) std::printf("%s", room::qr_terminal(class_urls[0]).c_str());
     }
+    std::printf("Teacher console: http://%s:%u/#horde/teach&token=%s  (keep it to yourself; students follow with #horde/follow)\n",
+                url_host.c_str(), port, game.teacher_token.c_str());
     std::printf("  %d seats, %d enemies, tick %d Hz; settings: %s\n", game.seats, game.settings.enemies, game.tick_hz,
                 game.describe().c_str());
     std::printf("  desktop: ./vantage play --desktop --join ws://%s:%u/ws    stop: Ctrl+C\n", host.c_str(),

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/class_client.hpp"
+#include "common/preset.hpp"
 #include "common/room_wire.hpp"
 #include "room/horde_bot.hpp"
 #include "room/horde_room.hpp"
@@ -279,6 +280,35 @@ TEST(HordeClassroom, FollowersGetTheTeachersLink) {
     Console late(live.url, play::ClassClient::Role::Follower);
     ASSERT_TRUE(drive_all(bots, {&late}, [&] { return late.client.take_link(link); }, 3000ms));
     EXPECT_EQ(link, "#netcode/preset=prediction-hides-the-round-trip");
+}
+
+TEST(HordeClassroom, EveryRoomPresetIsValidAndARunChangesTheWholeRoom) {
+    const play::PresetFile file = play::load_presets(VANTAGE_PRESETS_DIR, "horde-room");
+    EXPECT_TRUE(file.errors.empty()) << file.errors.front();
+    ASSERT_GE(file.presets.size(), 3u);
+    for (const play::Preset& p : file.presets) {
+        HordeRoomOptions o;
+        const std::vector<std::string> errors = apply_room_settings(o, p.settings);
+        EXPECT_TRUE(errors.empty()) << p.name << ": " << errors.front();
+    }
+    HordeRoomOptions o = class_room();
+    o.presets = file.presets;
+    LiveRoom live(o);
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    bots.push_back(bot(live.url, "ann"));
+    Console teacher(live.url, play::ClassClient::Role::Teacher, "sesame");
+    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return teacher.client.table().rows.size() == 1; }, 5000ms));
+    play::CommandMessage run;
+    run.kind = play::CommandMessage::Kind::Preset;
+    run.text = "loss-without-recovery";
+    teacher.command(run);
+    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return teacher.client.table().preset == "loss-without-recovery"; }, 3000ms));
+    EXPECT_FALSE(teacher.client.table().recovery);
+    EXPECT_EQ(teacher.client.table().rows[0].loss_pct, 25.0);
+    run.text = "no-such-preset";
+    teacher.command(run);
+    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return !teacher.client.last_error().empty(); }, 3000ms));
+    EXPECT_EQ(teacher.client.last_error(), "no room preset 'no-such-preset'");
 }
 
 // 32 bots from the page's own client code, 15 s under 10% loss both ways: every mirror
