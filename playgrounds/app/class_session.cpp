@@ -140,7 +140,16 @@ std::string parse_teacher_command(std::string_view kind, std::string_view args, 
     std::string e;
     if (kind == "impair") {
         out.kind = CommandMessage::Kind::Impair;
-        if (!(e = seat()).empty() || !(e = number("loss", 0, 40, out.loss_pct)).empty() ||
+        if (!(e = seat()).empty()) return e;
+        // What is not given stays as the seat (or, for everyone, the first seat) has it.
+        for (const SeatRow& row : current.rows) {
+            if (out.seat != kAllSeats && row.seat != out.seat) continue;
+            out.loss_pct = row.loss_pct;
+            out.latency_ms = row.latency_ms;
+            out.jitter_ms = row.jitter_ms;
+            break;
+        }
+        if ( !(e = number("loss", 0, 40, out.loss_pct)).empty() ||
             !(e = number("latency_ms", 0, 400, out.latency_ms)).empty() ||
             !(e = number("jitter_ms", 0, 150, out.jitter_ms)).empty())
             return e;

@@ -66,7 +66,10 @@ std::vector<std::string> apply_link(App& app, std::string_view hash) {
         if (link.teach && link.token.empty()) errors.push_back("'teach' needs the token `vantage serve` printed");
         else if (!app.classroom || app.classroom->link().teach != link.teach || app.classroom->link().token != link.token) {
             app.classroom = std::make_unique<ClassSession>(link);
-            if (link.teach) app.classroom->presets = load_presets(platform::presets_dir(), "horde-room").presets;
+            if (link.teach) {
+                app.classroom->presets = load_presets(platform::presets_dir(), "horde-room").presets;
+                app.select_console = true;
+            }
         }
     } else if (app.classroom && !app.applying_followed_link) {
         app.classroom->leave();  // a link without them ends the teaching or the following
@@ -265,11 +268,16 @@ void draw_ui(App& app) {
     if (ImGui::BeginTabBar("playgrounds")) {
         // A switch from the URL or the JS API forces the tab until ImGui shows it; a click
         // on a tab selects that playground.
-        const bool forced = app.shown_tab != app.host.active();
+        const bool forced = app.shown_tab != app.host.active() && !app.select_console;
         app.console_shown = false;
         if (app.classroom && app.classroom->teacher()) {
-            if (ImGui::BeginTabItem("Teacher console##console")) {
+            const ImGuiTabItemFlags console_flags = app.select_console ? ImGuiTabItemFlags_SetSelected : 0;
+            if (ImGui::BeginTabItem("Teacher console##console", nullptr, console_flags)) {
                 app.console_shown = true;
+                if (app.select_console) {  // shown: the URL's playground no longer forces its tab
+                    app.select_console = false;
+                    app.shown_tab = app.host.active();
+                }
                 ViewContext v{app.host, app.history, app.meters};
                 draw_class_console(v, *app.classroom, app.wall_s, app.ui_scale);
                 ImGui::EndTabItem();

@@ -197,7 +197,7 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
     const HordeClientHalf& client = remote.client();
     static bool autopilot_when_idle = true;
 
-    ImGui::BeginChild("room_controls", ImVec2(330, 0), true);
+    ImGui::BeginChild("room_controls", ImVec2(22.0f * ImGui::GetFontSize(), 0), true);
     ImGui::TextWrapped("You are a client of a horde room: this page knows only what the server sends it, "
                        "over a real socket. Arrow keys, WASD or a drag on the view steer your player.");
     ImGui::Separator();

@@ -12,12 +12,14 @@ export async function startRoom(siteDir, args = []) {
   if (!existsSync(exe)) throw new Error(`${exe} is missing (the native build makes it)`);
   const child = spawn(exe, ['horde', '--port', '0', '--web', siteDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let token = '';
   const base = await new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error('vantage_serve printed no URL: ' + out)), 10000);
     const onData = (d) => {
       out += d.toString();
       const m = out.match(/Vantage room: (http:\/\/127\.0\.0\.1:\d+\/)#horde\/join/);
-      if (m) { clearTimeout(timer); ok(m[1]); }
+      const t = out.match(/Teacher console: \S+#horde\/teach&token=([0-9a-f]+)/);
+      if (m && t) { clearTimeout(timer); token = t[1]; ok(m[1]); }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (d) => { out += d.toString(); });
@@ -28,7 +30,7 @@ export async function startRoom(siteDir, args = []) {
     child.once('exit', (code) => ok(code));
     child.kill('SIGINT');
   });
-  return { base, stop, output: () => out };
+  return { base, token, stop, output: () => out };
 }
 
 async function join(page, base, name) {
@@ -38,6 +40,7 @@ async function join(page, base, name) {
     null, { timeout: 20000 });
 }
 
+const NETCODE_PRESET = 'prediction-hides-latency';
 const room = (page) => page.evaluate(() => window.vantage.state().room);
 
 export function register(suite) {
@@ -69,11 +72,15 @@ export function register(suite) {
       await page.bringToFront();
       await page.mouse.click(800, 450);  // focus the canvas
       await page.keyboard.down(key);
-      await page.waitForTimeout(1500);
+      // Held until the player has gone 150 units that way (190 units/s; a loaded machine's
+      // page draws slowly, so the time it takes is not the claim, the direction is).
+      const sign = key === 'ArrowRight' ? 1 : -1;
+      const went = await page.waitForFunction(([x0, s]) => (window.vantage.state().room.me.x - x0) * s > 150,
+        [before.me.x, sign], { timeout: 10000 }).then(() => true, () => false);
       await page.keyboard.up(key);
       const after = await room(page);
-      const moved = (after.me.x - before.me.x) * (key === 'ArrowRight' ? 1 : -1);
-      assert(moved > 150, `held ${key} for 1.5 s: moved ${moved.toFixed(0)} units (190 units/s expected)`);
+      const moved = (after.me.x - before.me.x) * sign;
+      assert(went, `held ${key}: moved ${moved.toFixed(0)} units in 10 s`);
       // The meters keep moving: more frames arrived.
       assert(after.frames > before.frames + 10, `frames ${before.frames} -> ${after.frames}`);
       await shot('room-1600x900');
@@ -106,6 +113,85 @@ export function register(suite) {
       assertEq(r.status, 'refused: room is full (1 seats)', 'status');
       assertEq(r.connected, false, 'connected');
       await second.close();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  suite.test('classroom: the teacher changes one seat\'s loss and the room\'s recovery, the students\' meters follow, a student is refused', async ({ page, errors, shot }) => {
+    const server = await startRoom(suite.siteDir);
+    try {
+      const browser = page.context().browser();
+      await page.setViewportSize({ width: 1600, height: 900 });
+      await page.goto(`${server.base}#horde/teach&token=${server.token}`);
+      await page.waitForFunction(() => window.vantage && window.vantage.ready && window.vantage.state().class &&
+        window.vantage.state().class.connected, null, { timeout: 30000 });
+      const contexts = [];
+      const students = [];
+      for (const name of ['ann', 'bob']) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        contexts.push(context);
+        const p = await context.newPage();
+        await join(p, server.base, name);
+        students.push(p);
+      }
+      const teacher = () => page.evaluate(() => window.vantage.state().class);
+      await page.waitForFunction(() => window.vantage.state().class.seats.length === 2 &&
+        window.vantage.state().class.seats.every((s) => s.rtt_ms > 0), null, { timeout: 15000 });
+      const t0 = await teacher();
+      assertEq(t0.seats.map((s) => s.name).join(','), 'ann,bob', 'the seat table');
+      assert(t0.urls.length >= 1 && t0.qr_size > 20, `class info: ${JSON.stringify(t0.urls)}, QR ${t0.qr_size}`);
+      // Loss for bob's seat only, then naive recovery for the room.
+      await page.evaluate(() => window.vantage.teach('impair', 'seat=2&loss=30&latency_ms=30&jitter_ms=0'));
+      await page.evaluate(() => window.vantage.teach('strategy', 'recovery=0'));
+      await page.waitForFunction(() => { const c = window.vantage.state().class;
+        return c.seats[1].loss === 30 && c.seats[0].loss === 0 && c.recovery === false; }, null, { timeout: 10000 });
+      await students[1].waitForFunction(() => window.vantage.state().room.frames_lost > 5, null, { timeout: 15000 });
+      await students[1].waitForFunction(() => window.vantage.state().room.phantoms > 1, null, { timeout: 20000 });
+      const [ann, bob] = [await room(students[0]), await room(students[1])];
+      assertEq(ann.frames_lost, 0, 'frames lost by ann (her seat was not impaired)');
+      assert(bob.phantoms > ann.phantoms, `phantoms: bob ${bob.phantoms} (30% loss, naive) vs ann ${ann.phantoms}`);
+      await page.waitForFunction(() => window.vantage.state().class.seats[1].frames_lost > 5, null, { timeout: 10000 });
+      // A student's page asks for the same: the server refuses, nothing changes.
+      await students[0].evaluate(() => window.vantage.teach('impair', 'loss=40'));
+      await students[0].waitForFunction(() => window.vantage.state().room.error !== '', null, { timeout: 10000 });
+      assertEq((await room(students[0])).error, 'only the teacher can change room settings', 'the refusal');
+      await page.waitForTimeout(1200);
+      assertEq((await teacher()).seats[0].loss, 0, 'ann\'s loss after her own request');
+      await shot('teacher-console-1600x900');
+      for (const c of contexts) await c.close();
+      assert(errors.length === 0, 'errors: ' + errors.join(' | '));
+    } finally {
+      await server.stop();
+    }
+  });
+
+  suite.test('classroom: a follower page reaches the teacher\'s preset and the same checksum', async ({ page }) => {
+    const server = await startRoom(suite.siteDir);
+    try {
+      const browser = page.context().browser();
+      await page.goto(`${server.base}#netcode/teach&token=${server.token}`);
+      await page.waitForFunction(() => window.vantage && window.vantage.ready && window.vantage.state().class.connected,
+        null, { timeout: 30000 });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const follower = await context.newPage();
+      await follower.goto(`${server.base}#meter/follow`);
+      await follower.waitForFunction(() => window.vantage && window.vantage.ready && window.vantage.state().class, null, { timeout: 30000 });
+      // The teacher picks a netcode preset, a seed, and pauses.
+      const chosen = NETCODE_PRESET;
+      await page.evaluate((p) => { window.vantage.set('preset', p); window.vantage.set('seed', 5); window.vantage.set('paused', 1); }, chosen);
+      await follower.waitForFunction((p) => { const s = window.vantage.state();
+        return s.playground === 'netcode' && s.seed === 5 && s.paused; }, chosen, { timeout: 10000 });
+      const [ts, fs] = [await page.evaluate(() => window.vantage.state()), await follower.evaluate(() => window.vantage.state())];
+      assertEq(JSON.stringify(fs.settings), JSON.stringify(ts.settings), 'the follower\'s settings');
+      assertEq(fs.class.role, 'follower', 'role');
+      // The same 240 ticks on both: the same checksum.
+      for (const p of [page, follower]) {
+        await p.evaluate(() => { window.vantage.set('seed', 5); for (let i = 0; i < 240; i++) window.vantage.step(); });
+      }
+      const sums = [await page.evaluate(() => window.vantage.state().checksum), await follower.evaluate(() => window.vantage.state().checksum)];
+      assertEq(sums[1], sums[0], 'checksum after 240 ticks');
+      await context.close();
     } finally {
       await server.stop();
     }
