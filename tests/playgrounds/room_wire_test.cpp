@@ -149,6 +149,61 @@ TEST(RoomWire, RosterAndRefuseRoundTrip) {
     EXPECT_EQ(reason, "room is full (4 seats)");
 }
 
+TEST(RoomWire, CommandsRoundTripAndRefuseValuesOutsideTheirRanges) {
+    CommandMessage impair;
+    impair.kind = CommandMessage::Kind::Impair;
+    impair.seat = 3;
+    impair.loss_pct = 12.5;
+    impair.latency_ms = 80;
+    impair.jitter_ms = 10;
+    ByteWriter w;
+    encode_command(w, impair);
+    ClientMessage m;
+    ASSERT_EQ(decode_client_message(w.bytes(), m), WireError::None);
+    EXPECT_EQ(m.command.seat, 3u);
+    EXPECT_DOUBLE_EQ(m.command.loss_pct, 12.5);
+    EXPECT_DOUBLE_EQ(m.command.latency_ms, 80);
+    Bytes bad = bytes_of(w);
+    bad[3] = 0xa1;  // with the next byte: loss 41.29%, over 40
+    bad.insert(bad.begin() + 4, 0x20);
+    EXPECT_EQ(decode_client_message(bad, m), WireError::OutOfRange);
+    CommandMessage everyone = impair;
+    everyone.seat = kAllSeats;
+    ByteWriter all;
+    encode_command(all, everyone);
+    ASSERT_EQ(decode_client_message(all.bytes(), m), WireError::None);
+    EXPECT_EQ(m.command.seat, kAllSeats);
+    const Bytes unknown_kind = {0x58, 0x09};
+    EXPECT_EQ(decode_client_message(unknown_kind, m), WireError::OutOfRange);
+}
+
+TEST(RoomWire, SeatTableAndClassInfoRoundTrip) {
+    SeatTableMessage t{.server_ms = 1234, .recovery = false, .theta = 1.5, .view_radius = 420, .preset = "clean-link", .rows = {}};
+    t.rows.push_back({.seat = 2, .name = "bob", .meters = {.rtt_ms = 81.5, .down_kib_s = 9.75, .frames_lost = 3,
+                                                           .phantoms = -1, .err_mean_px = 1.25},
+                      .loss_pct = 30, .latency_ms = 30, .jitter_ms = 0});
+    ByteWriter w;
+    encode_seat_table(w, t);
+    SeatTableMessage out;
+    ASSERT_EQ(decode_seat_table(w.bytes(), out), WireError::None);
+    ASSERT_EQ(out.rows.size(), 1u);
+    EXPECT_EQ(out.rows[0].name, "bob");
+    EXPECT_DOUBLE_EQ(out.rows[0].meters.rtt_ms, 81.5);
+    EXPECT_LT(out.rows[0].meters.phantoms, 0.0);  // absent stays absent
+    EXPECT_FALSE(out.recovery);
+    EXPECT_EQ(out.preset, "clean-link");
+    ClassInfoMessage info{.urls = {"http://192.0.2.2:8000/#horde/join"}, .qr = {"101", "010", "111"}};
+    ByteWriter c;
+    encode_class_info(c, info);
+    ClassInfoMessage back;
+    ASSERT_EQ(decode_class_info(c.bytes(), back), WireError::None);
+    EXPECT_EQ(back.qr, info.qr);
+    info.qr = {"10", "01", "11"};  // not square
+    ByteWriter n;
+    encode_class_info(n, info);
+    EXPECT_EQ(decode_class_info(n.bytes(), back), WireError::Malformed);
+}
+
 TEST(RoomWire, SanitizedNamesArePrintableShortAndNeverEmpty) {
     EXPECT_EQ(sanitize_name("  Ann   Lee \n"), "Ann Lee");
     EXPECT_EQ(sanitize_name("<script>"), "?script?");
@@ -159,8 +214,24 @@ TEST(RoomWire, SanitizedNamesArePrintableShortAndNeverEmpty) {
 
 Bytes valid_client_message(XorShift& rng) {
     ByteWriter w;
-    switch (rng.below(4)) {
+    switch (rng.below(7)) {
         case 0: encode_hello(w, {.build = "abc", .playground = "horde", .name = "n" + std::to_string(rng.below(1000))}); break;
+        case 4: encode_report(w, {.rtt_ms = rng.range(0, 500), .down_kib_s = rng.range(0, 50), .frames_lost = rng.below(100),
+                                  .phantoms = rng.chance(0.5f) ? -1.0 : rng.range(0, 20), .err_mean_px = rng.range(0, 9)});
+            break;
+        case 5: encode_teacher_hello(w, {.build = "abc", .token = "0123abcd"}); break;
+        case 6: {
+            CommandMessage c;
+            c.kind = static_cast<CommandMessage::Kind>(1 + rng.below(5));
+            c.seat = static_cast<std::uint32_t>(rng.below(8));
+            c.loss_pct = rng.range(0, 40);
+            c.latency_ms = rng.range(0, 400);
+            c.theta = rng.range(0, 2);
+            c.view_radius = rng.range(100, 1500);
+            c.text = "clean-link";
+            encode_command(w, c);
+            break;
+        }
         case 1:
             encode_input(w, {.seq = static_cast<std::uint32_t>(rng.below(100000)),
                              .autopilot = rng.chance(0.3f),
@@ -181,11 +252,11 @@ Bytes valid_client_message(XorShift& rng) {
 }
 
 TEST(RoomWire, ClientMessageDecoderSurvivesARandomAndMutatedCorpus) {
-    static constexpr std::uint8_t kTypes[] = {0x4a, 0x49, 0x50, 0x51, 0x41};
+    static constexpr std::uint8_t kTypes[] = {0x4a, 0x49, 0x50, 0x51, 0x41, 0x4d, 0x43, 0x46, 0x58};
     int accepted = 0, refused = 0;
     for (std::uint64_t seed = 1; seed <= 3000; ++seed) {
         XorShift rng(mix64(seed));
-        Bytes input = rng.chance(0.2f) ? noise(rng, kTypes[rng.below(5)]) : valid_client_message(rng);
+        Bytes input = rng.chance(0.2f) ? noise(rng, kTypes[rng.below(9)]) : valid_client_message(rng);
         if (rng.chance(0.8f)) mutate(input, rng);
         SCOPED_TRACE(seed);
         (fuzz::fuzz_client_message(input) ? accepted : refused) += 1;
@@ -199,8 +270,19 @@ TEST(RoomWire, ServerMessageDecodersSurviveARandomAndMutatedCorpus) {
     for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
         XorShift rng(mix64(seed));
         ByteWriter w;
-        switch (rng.below(4)) {
+        switch (rng.below(7)) {
             case 0: encode_welcome(w, {.build = "b", .playground = "horde", .seat = 1, .seats = 8, .tick_hz = 60, .settings = "a=1"}); break;
+            case 4: encode_error(w, "only the teacher can change room settings"); break;
+            case 5: encode_link(w, "#netcode/seed=5&paused=1"); break;
+            case 6: {
+                SeatTableMessage t{.server_ms = rng.below(100000), .recovery = true, .theta = 1.5, .view_radius = 420, .preset = "", .rows = {}};
+                for (std::uint64_t i = 0, n = rng.below(4); i < n; ++i) {
+                    t.rows.push_back({.seat = static_cast<std::uint32_t>(i), .name = "s", .meters = {}, .loss_pct = 10,
+                                      .latency_ms = 30, .jitter_ms = 5});
+                }
+                encode_seat_table(w, t);
+                break;
+            }
             case 1: encode_refuse(w, "room is full"); break;
             case 2: encode_pong(w, {.client_ms = rng.below(1000), .server_ms = rng.below(100000)}); break;
             default: {
@@ -254,7 +336,7 @@ TEST(RoomWire, TheWireDocumentsGoldenExamplesMatchTheCode) {
         EXPECT_EQ(bytes_of(again), bytes);
         ++checked;
     }
-    EXPECT_EQ(checked, 6);
+    EXPECT_EQ(checked, 8);
 }
 
 }  // namespace

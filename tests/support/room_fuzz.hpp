@@ -40,6 +40,25 @@ inline bool fuzz_client_message(std::span<const std::uint8_t> bytes) {
             encode_input(w, m.input);
             break;
         case RoomMessage::Ping: encode_ping(w, m.ping_ms); break;
+        case RoomMessage::Report: encode_report(w, m.report); break;
+        case RoomMessage::TeacherHello:
+            fuzz_check(printable(m.teacher.token, kMaxTokenBytes), "a token not printable or too long");
+            encode_teacher_hello(w, m.teacher);
+            break;
+        case RoomMessage::FollowHello: encode_follow_hello(w, m.follow.protocol, m.follow.build); break;
+        case RoomMessage::Command:
+            if (m.command.kind == CommandMessage::Kind::Impair) {
+                fuzz_check(m.command.loss_pct >= 0 && m.command.loss_pct <= 40 && m.command.latency_ms <= 400 &&
+                               m.command.jitter_ms <= 150,
+                           "an impairment outside its range");
+            }
+            if (m.command.kind == CommandMessage::Kind::Strategy) {
+                fuzz_check(m.command.theta >= 0 && m.command.theta <= 2 && m.command.view_radius >= 100 &&
+                               m.command.view_radius <= 1500,
+                           "a strategy outside its range");
+            }
+            encode_command(w, m.command);
+            break;
         case RoomMessage::TruthQuery:
             fuzz_check(m.truth_query.keys.size() <= kMaxTruthKeys, "a truth query over the limit");
             fuzz_check(ascending_slot_keys(m.truth_query.keys), "truth query keys not ascending SlotKeys");
@@ -72,6 +91,33 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
     if (decode_truth(bytes, truth) == WireError::None) {
         const auto alive = static_cast<std::size_t>(std::count(truth.alive.begin(), truth.alive.end(), true));
         fuzz_check(alive == truth.positions.size() && truth.alive.size() <= kMaxTruthKeys, "truth counts disagree");
+        any = true;
+    }
+    std::string text;
+    if (decode_error(bytes, text) == WireError::None) {
+        fuzz_check(printable(text, kMaxReasonBytes), "an error reason not printable");
+        any = true;
+    }
+    if (decode_link(bytes, text) == WireError::None) {
+        fuzz_check(printable(text, kMaxLinkBytes), "a link not printable");
+        any = true;
+    }
+    SeatTableMessage table;
+    if (decode_seat_table(bytes, table) == WireError::None) {
+        fuzz_check(table.rows.size() <= kMaxRosterSeats && table.theta <= 2 && table.view_radius <= 1500,
+                   "a seat table outside its limits");
+        for (const SeatRow& row : table.rows) {
+            fuzz_check(printable(row.name, kMaxNameBytes) && row.loss_pct <= 40, "a seat row outside its limits");
+        }
+        ByteWriter again;
+        encode_seat_table(again, table);
+        fuzz_check(std::equal(again.bytes().begin(), again.bytes().end(), bytes.begin(), bytes.end()),
+                   "an accepted seat table does not re-encode to its bytes");
+        any = true;
+    }
+    ClassInfoMessage info;
+    if (decode_class_info(bytes, info) == WireError::None) {
+        for (const std::string& row : info.qr) fuzz_check(row.size() == info.qr.size(), "a QR code that is not square");
         any = true;
     }
     std::vector<RosterEntry> roster;
