@@ -145,6 +145,15 @@ void ProximitySim::build_world() {
         centres_[c] = {rng_.range(0.2f * side_, 0.8f * side_), rng_.range(0.2f * side_, 0.8f * side_)};
         centre_vel_[c] = {rng_.range(-20.0f, 20.0f), rng_.range(-20.0f, 20.0f)};
     }
+    if (settings_.clustered) {
+        // Clustered worlds start crowded: each creature near its centre.
+        const auto spread = static_cast<float>(settings_.spread);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Vec2 c = centres_[i % centres_.size()];
+            pos_[i] = {std::clamp(c.x + rng_.range(-spread, spread), 0.0f, std::nextafter(side_, 0.0f)),
+                       std::clamp(c.y + rng_.range(-spread, spread), 0.0f, std::nextafter(side_, 0.0f))};
+        }
+    }
     food_.resize(std::max<std::size_t>(1, n / 10));
     for (Vec2& f : food_) f = {rng_.range(0.0f, side_), rng_.range(0.0f, side_)};
     pack_centre_ = {side_ * 0.5f, side_ * 0.5f};

@@ -37,8 +37,8 @@
 namespace vantage::play {
 
 struct ProximitySettings {
-    int creatures = 2000;        // creatures in the world, 200..1,000,000 (rebuilds the world)
-    double world = 2400.0;       // world side, units, 200..40000 (at 1000 creatures when grow_world; rebuilds)
+    int creatures = 1500;        // creatures in the world, 200..1,000,000 (rebuilds the world)
+    double world = 2100.0;       // world side, units, 200..40000 (at 1000 creatures when grow_world; rebuilds)
     bool grow_world = false;     // the side grows with sqrt(creatures / 1000): density held (rebuilds)
     double radius = 24.0;        // query radius = cell size, units, 4..128 (rebuilds the world)
     double speed = 40.0;         // creature speed, units/s, 0..400
