@@ -4,19 +4,24 @@
 // upkeep follows the moves. Plus the golden checksum and a twin run.
 #include <gtest/gtest.h>
 
+#include "common/catalog.hpp"
+#include "common/host.hpp"
 #include "playgrounds/golden.hpp"
 #include "proximity/proximity_sim.hpp"
 
 namespace vantage::play {
 namespace {
 
+// Through the Host, exactly as the page applies the browser test's link: the seed resets the
+// world, then the settings apply (clustered is live, so the creatures start unclustered and
+// drift to their centres).
 std::uint64_t golden_run(std::uint64_t seed) {
-    ProximitySim sim;
-    sim.settings().creatures = 600;
-    sim.settings().clustered = true;
-    sim.reset(seed);
-    for (int i = 0; i < 240; ++i) sim.step(1.0 / 60.0);
-    return sim.checksum();
+    Host host(make_all_simulations());
+    const std::vector<std::string> errors =
+        host.apply_url("proximity/seed=" + std::to_string(seed) + "&creatures=600&clustered=1&paused=1");
+    EXPECT_TRUE(errors.empty()) << errors.front();
+    for (int i = 0; i < 240; ++i) host.single_step();
+    return host.current().checksum();
 }
 
 // The browser test (tests/browser/playground_proximity.mjs) checks the wasm page against it too.
