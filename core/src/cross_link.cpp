@@ -97,6 +97,7 @@ CrossLinkStatus CrossLink::insert(std::uint32_t id, Vec2 position, std::uint32_t
     Node& node = nodes_[id];
     node.position = position;
     node.present = true;
+    observers_[id].reserve(4);  // a few watchers see it without allocating
     node.watching = false;
     node.stamp = 0;
     for (int axis : {kX, kY}) {
@@ -267,6 +268,7 @@ CrossLinkStatus CrossLink::watch(std::uint32_t id, float enter_radius, float lea
     Node& node = nodes_[id];
     if (!node.watching) watchers_.push_back(id);
     node.watching = true;
+    views_[id].reserve(64);  // a view fills without allocating on every entry
     node.enter_radius = enter_radius;
     node.leave_radius = enter_radius + leave_margin;
     max_enter_radius_ = std::max(max_enter_radius_, enter_radius);

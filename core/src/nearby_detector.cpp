@@ -293,6 +293,10 @@ struct NearbyDetector::Impl {
         } else {
             n = static_cast<std::uint32_t>(nodes.size());
             nodes.emplace_back();
+            // Room for a typical node's members and links up front: recycled nodes keep these
+            // capacities, so a steady population stops allocating once its nodes exist.
+            nodes.back().members.reserve(8);
+            nodes.back().links.reserve(32);
         }
         Node& node = nodes[n];
         node.place = p;
@@ -461,6 +465,9 @@ NearbyStatus NearbyDetector::insert(std::uint32_t id, const Box& box, NearbySink
     if (const NearbyStatus st = s.check_box(box); st != NearbyStatus::Ok) return st;
     if (id < s.objects.size() && s.objects[id].node != kNone) return NearbyStatus::AlreadyPresent;
     if (id >= s.objects.size()) s.objects.resize(static_cast<std::size_t>(id) + 1);
+    // Room for a few partners up front, so a steady crowd's pairs churn without allocating.
+    s.objects[id].partners.reserve(8);
+    s.objects[id].partner_back.reserve(8);
     s.objects[id].box = box;
     s.place_object(id, s.place_of(box));
     ++s.count;

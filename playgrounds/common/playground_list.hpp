@@ -17,6 +17,7 @@
 #include "horde/horde_sim.hpp"
 #include "meter/meter_sim.hpp"
 #include "netcode/netcode_sim.hpp"
+#include "proximity/proximity_sim.hpp"
 
 // X(Sim, name, report, largest); the order is the order of the page's tabs.
 #define VANTAGE_PLAYGROUNDS(X)                                                                                     \
@@ -25,4 +26,5 @@
     X(NetcodeSim, "netcode", &report_netcode,                                                                      \
       "server_hz=60&jitter_ms=100&loss_pct=20&interpolation=1&extrapolation=1&second_order=1&adaptive_buffering=1" \
       "&lag_compensation=1&shots_per_s=5")                                                                         \
+    X(ProximitySim, "proximity", &proximity_report, "creatures=50000&world=12000")                             \
     X(MeterSim, "meter", nullptr, "")
