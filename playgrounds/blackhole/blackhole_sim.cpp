@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <optional>
 #include <cmath>
 
 namespace vantage::play {
