@@ -47,7 +47,7 @@ LaneRow read_lane(const BlackholeSim& sim, LaneKind kind) {
     row.pull_pct = lane.pull_pct.run_mean();
     row.weight_pct = lane.weight_pct.run_mean();
     row.field_error_pct = lane.field_error_pct.run_mean();
-    row.evals_m_s = lane.evaluations.lifetime_per_sec() / static_cast<double>(lane.clients.size()) / 1e6;
+    row.evals_m_s = lane.evaluations.lifetime_per_sec() / static_cast<double>(lane.seats.size()) / 1e6;
     row.error = sim.lifetime_error(kind);
     return row;
 }

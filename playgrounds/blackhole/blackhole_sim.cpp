@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <optional>
 #include <cmath>
 
 namespace vantage::play {
@@ -151,14 +150,11 @@ float BlackholeSim::hole_radius(const Hole& h) const { return 6.0f + 2.4f * std:
 void BlackholeSim::steer(Vec2 direction) { steer_ = clamp_length(direction, 1.0f); }
 
 void BlackholeSim::apply_link_options() {
+    const LossyLinkOptions o{.latency_ms = settings_.latency_ms,
+                             .jitter_ms = settings_.jitter_ms,
+                             .loss = static_cast<float>(settings_.loss_pct / 100.0)};
     for (Lane& lane : lanes_) {
-        for (Client& client : lane.clients) {
-            LossyLinkOptions o = client.link.options();
-            o.latency_ms = settings_.latency_ms;
-            o.jitter_ms = settings_.jitter_ms;
-            o.loss = static_cast<float>(settings_.loss_pct / 100.0);
-            client.link.set_options(o);
-        }
+        for (auto& seat : lane.seats) seat->link.set_impairment(o);
     }
 }
 
@@ -199,22 +195,22 @@ void BlackholeSim::reset(std::uint64_t seed) {
     }
 
     // Every lane's clients share one link seed per client, so the lanes see the same losses
-    // and differ only by strategy.
+    // and differ only by strategy. The downstream seed keeps the playground's own derivation
+    // (not transport.hpp's down_link_seed): the golden checksum and the report depend on its
+    // loss and jitter draws. Nothing is sent upstream yet, so that link's seed is the kit's.
     const int clients = std::clamp(settings_.clients, 1, static_cast<int>(hole_count));
+    // The welcome: a client joins holding the world's pellets exactly (not metered).
+    const BlackholeClientHalf welcome(pellet_field_, pellet_pos_, pellet_vel_);
     lanes_.clear();
     for (LaneKind kind : {LaneKind::Full, LaneKind::Culled, LaneKind::Aggregated}) {
         Lane lane;
         lane.kind = kind;
         lane.name = lane_name(kind);
-        lane.clients.resize(static_cast<std::size_t>(clients));
         for (int c = 0; c < clients; ++c) {
-            Client& client = lane.clients[static_cast<std::size_t>(c)];
-            client.hole = c;
-            client.link = LossyLink(LossyLinkOptions{.seed = mix64(seed * 0x9e3779b97f4a7c15ULL + 17u +
-                                                                   static_cast<std::uint64_t>(c))});
-            // The welcome: a client joins holding the world's pellets exactly (not metered).
-            client.position = pellet_pos_;
-            client.velocity = pellet_vel_;
+            const auto client = static_cast<std::uint64_t>(c);
+            const LossyLinkOptions down{.seed = mix64(seed * 0x9e3779b97f4a7c15ULL + 17u + client)};
+            const LossyLinkOptions up{.seed = up_link_seed(seed, client)};
+            lane.seats.push_back(std::make_unique<Seat>(c, down, up, welcome));
         }
         for (Reading* r : lane.readings()) r->elapsed(0.0);
         lanes_.push_back(std::move(lane));
@@ -370,80 +366,39 @@ void BlackholeSim::step_pellets(float dt) {
     }
 }
 
-void BlackholeSim::build_packet(const Lane& lane, const Client& client, FieldPacket& packet) {
-    const Vec2 eye = holes_[static_cast<std::size_t>(client.hole)].position;
-    const auto radius = static_cast<float>(settings_.view_radius);
-    auto add_hole = [&](std::size_t s) {
-        packet.holes.push_back({source_ids_[s], sources_[s].position(), sources_[s].weight});
-    };
-    switch (lane.kind) {
-        case LaneKind::Full:
-            for (std::size_t s = 0; s < sources_.size(); ++s) add_hole(s);
-            break;
-        case LaneKind::Culled:
-            for (std::size_t s = 0; s < sources_.size(); ++s) {
-                if ((sources_[s].position() - eye).length_squared() <= radius * radius) add_hole(s);
-            }
-            break;
-        case LaneKind::Aggregated: {
-            const auto theta = static_cast<float>(settings_.theta);
-            if (settings_.disc_walk) {
-                tree_.summarize_around(eye, radius, theta, summaries_);
-            } else {
-                tree_.summarize(eye, theta, summaries_);
-            }
-            for (const Summary& s : summaries_) {
-                if (s.exact()) {
-                    add_hole(tree_.members(s)[0]);
-                } else {
-                    packet.clusters.push_back(s.as_point());
-                }
-            }
-            // Holes in id order, as the full lane sends them: at theta 0 the two lanes then
-            // produce the same bytes and the same client, which a test pins.
-            std::sort(packet.holes.begin(), packet.holes.end(),
-                      [](const HoleState& a, const HoleState& b) { return a.id < b.id; });
-            break;
-        }
-    }
+BlackholeServeOptions BlackholeSim::serve_options(LaneKind kind) const {
+    return {.kind = kind,
+            .theta = static_cast<float>(settings_.theta),
+            .disc_walk = settings_.disc_walk,
+            .view_radius = static_cast<float>(settings_.view_radius),
+            .corrections = static_cast<std::size_t>(std::max(settings_.corrections, 0))};
 }
 
 void BlackholeSim::send_round() {
-    std::optional<PhaseScope> phase(std::in_place, profiler_, "aggregation");
-    tree_.build_in(sources_, kArenaCenter, kArenaSize, kTreeDepth);
-    const double now_ms = time_s_ * 1000.0;
-    const auto pellets = pellet_pos_.size();
-    const auto corrections = std::min(static_cast<std::size_t>(std::max(settings_.corrections, 0)), pellets);
+    {
+        PhaseScope phase(profiler_, "aggregation");
+        tree_.build_in(sources_, kArenaCenter, kArenaSize, kTreeDepth);
+    }
+    const BlackholeRound round{.sources = sources_,
+                               .source_ids = source_ids_,
+                               .tree = &tree_,
+                               .pellet_positions = pellet_pos_,
+                               .pellet_velocities = pellet_vel_,
+                               .respawned = respawn_list_,
+                               .now_ms = time_s_ * 1000.0};
     for (Lane& lane : lanes_) {
         if (field_probe_due_) lane.probe = {};
-        for (Client& client : lane.clients) {
-            phase.reset();
-            phase.emplace(profiler_, "aggregation");  // relevance and summaries: what to send
-            packet_.clear();
-            packet_.sequence = ++client.sequence;
-            packet_.server_time_ms = static_cast<std::uint32_t>(std::llround(now_ms));
-            build_packet(lane, client, packet_);
-            phase.reset();
-            phase.emplace(profiler_, "encode");
-            for (const std::uint16_t id : respawn_list_) {
-                packet_.spawned.push_back({id, pellet_pos_[id], pellet_vel_[id]});
-            }
-            for (std::size_t k = 0; k < corrections; ++k) {
-                const std::size_t id = client.cursor;
-                client.cursor = (client.cursor + 1) % pellets;
-                packet_.corrections.push_back({static_cast<std::uint16_t>(id), pellet_pos_[id], pellet_vel_[id]});
-            }
-            if (field_probe_due_) {
-                phase.reset();
-                phase.emplace(profiler_, "measure");
-                probe_field(lane, client, packet_);
-                phase.reset();
-                phase.emplace(profiler_, "encode");
-            }
-            const PacketBytes sizes = encode_field_packet(packet_, writer_);
+        const BlackholeServeOptions options = serve_options(lane.kind);
+        for (auto& seat : lane.seats) {
+            const Vec2 eye = holes_[static_cast<std::size_t>(seat->hole)].position;
+            const PacketBytes sizes =
+                seat->server.serve(round, eye, options, seat->link.server_end(), serve_scratch_, profiler_);
             lane.bytes.add(static_cast<double>(sizes.total));
             lane.field_bytes.add(static_cast<double>(sizes.field));
-            client.link.send(now_ms, writer_.bytes());
+            if (field_probe_due_) {
+                PhaseScope phase(profiler_, "measure");
+                probe_field(lane, eye, serve_scratch_.packet);
+            }
         }
     }
     if (field_probe_due_) {
@@ -459,11 +414,10 @@ void BlackholeSim::send_round() {
     respawn_list_.clear();
 }
 
-void BlackholeSim::probe_field(Lane& lane, const Client& client, const FieldPacket& packet) {
+void BlackholeSim::probe_field(Lane& lane, Vec2 eye, const FieldPacket& packet) {
     // What the strategy costs, apart from staleness and loss: the field of exactly what this
     // packet carries against the true field at the same instant, at the server's pellets in
-    // the client's view.
-    const Vec2 eye = holes_[static_cast<std::size_t>(client.hole)].position;
+    // the view around `eye`.
     const auto radius = static_cast<float>(settings_.view_radius);
     probes_.clear();
     for (const Vec2 p : pellet_pos_) {
@@ -491,41 +445,17 @@ void BlackholeSim::probe_field(Lane& lane, const Client& client, const FieldPack
 
 void BlackholeSim::receive_and_integrate(Lane& lane, float dt) {
     const double now_ms = time_s_ * 1000.0;
-    for (Client& client : lane.clients) {
-        // Integrate this tick with the field held, then apply what arrived (states brought
-        // forward to now), so a correction is never stepped twice.
-        const std::span<const WeightedPoint> field(client.attractors);
-        for (std::size_t i = 0; i < client.position.size(); ++i) {
-            client.velocity[i] += pellet_field_.at(client.position[i], field) * dt;
-            client.position[i] += client.velocity[i] * dt;
-        }
-        lane.evaluations.add(static_cast<double>(client.position.size() * client.attractors.size()));
-        while (client.link.poll(now_ms, datagram_)) {
-            if (decode_field_packet(datagram_, client.position.size(), received_) != WireError::None) {
-                ++lane.decode_errors;
-                continue;
-            }
-            if (received_.sequence <= client.applied) continue;  // older than what is held
-            client.applied = received_.sequence;
-            client.attractors.clear();
-            client.hole_ids.clear();
-            for (const HoleState& h : received_.holes) {
-                client.attractors.push_back({h.position.x, h.position.y, h.weight});
-                client.hole_ids.push_back(h.id);
-            }
-            for (const WeightedPoint& c : received_.clusters) {
-                client.attractors.push_back(c);
-                client.hole_ids.push_back(kClusterId);
-            }
-            const auto age_s = static_cast<float>((now_ms - received_.server_time_ms) / 1000.0);
-            auto apply = [&](const PelletState& p) {
-                client.position[p.id] = p.position + p.velocity * age_s;
-                client.velocity[p.id] = p.velocity;
-            };
-            for (const PelletState& p : received_.spawned) apply(p);
-            for (const PelletState& p : received_.corrections) apply(p);
-        }
+    for (auto& seat : lane.seats) {
+        // Integrate this tick with the field held, then apply what arrived.
+        lane.evaluations.add(static_cast<double>(seat->client.integrate(dt)));
+        seat->client.receive(seat->link.client_end(), now_ms, client_scratch_);
     }
+}
+
+std::uint64_t BlackholeSim::Lane::decode_errors() const {
+    std::uint64_t n = 0;
+    for (const auto& seat : seats) n += seat->client.decode_errors();
+    return n;
 }
 
 void BlackholeSim::measure() {
@@ -536,15 +466,17 @@ void BlackholeSim::measure() {
         lane.error_next = (lane.error_next + 1) % kErrorWindow;
         errors.clear();
         double attractors = 0.0;
-        for (const Client& client : lane.clients) {
-            const Vec2 eye = holes_[static_cast<std::size_t>(client.hole)].position;
+        for (const auto& seat : lane.seats) {
+            // Truth-side: the server's pellets against what the client half holds.
+            const Vec2 eye = holes_[static_cast<std::size_t>(seat->hole)].position;
+            const std::vector<Vec2>& held = seat->client.positions();
             for (std::size_t i = 0; i < pellet_pos_.size(); ++i) {
                 if ((pellet_pos_[i] - eye).length_squared() > radius * radius) continue;
-                errors.push_back(distance(client.position[i], pellet_pos_[i]));
+                errors.push_back(distance(held[i], pellet_pos_[i]));
             }
-            attractors += static_cast<double>(client.attractors.size());
+            attractors += static_cast<double>(seat->client.attractors().size());
         }
-        lane.attractors.add(attractors / static_cast<double>(lane.clients.size()));
+        lane.attractors.add(attractors / static_cast<double>(lane.seats.size()));
         if (keep_samples_) lane.error_lifetime.insert(lane.error_lifetime.end(), errors.begin(), errors.end());
         pooled_.clear();
         for (const std::vector<float>& w : lane.error_window) pooled_.insert(pooled_.end(), w.begin(), w.end());
@@ -569,7 +501,7 @@ void BlackholeSim::meters(std::vector<Meter>& out) const {
     constexpr double kKiB = 1024.0;
     for (const Lane& lane : lanes_) {
         const std::string p = lane.name + ".";
-        const double machines = static_cast<double>(lane.clients.size());
+        const double machines = static_cast<double>(lane.seats.size());
         const double window_total = lane.bytes.window().window_total();
         out.push_back({p + "kib_s", "KiB/s", lane.bytes.per_sec() / kKiB});
         out.push_back({p + "kib_s_lifetime", "KiB/s", lane.bytes.lifetime_per_sec() / kKiB});
@@ -587,7 +519,7 @@ void BlackholeSim::meters(std::vector<Meter>& out) const {
         out.push_back({p + "weight_pct", "%", or_whole(lane.weight_pct)});
         out.push_back({p + "field_error_pct", "%", lane.field_error_pct.last()});
         out.push_back({p + "force_evals_m_s", "M/s", lane.evaluations.per_sec() / machines / 1e6});
-        out.push_back({p + "decode_errors", "", static_cast<double>(lane.decode_errors)});
+        out.push_back({p + "decode_errors", "", static_cast<double>(lane.decode_errors())});
     }
     double alive = 0.0;
     for (const Hole& h : holes_) alive += h.alive ? 1.0 : 0.0;
@@ -608,8 +540,8 @@ std::uint64_t BlackholeSim::checksum() const {
     for (const Lane& lane : lanes_) {
         h = fold(h, lane.bytes.total());
         h = fold(h, lane.field_bytes.total());
-        for (const Client& c : lane.clients) {
-            for (const Vec2 p : c.position) h = fold(h, static_cast<double>(p.x) * 4096.0 + static_cast<double>(p.y));
+        for (const auto& seat : lane.seats) {
+            for (const Vec2 p : seat->client.positions()) h = fold(h, static_cast<double>(p.x) * 4096.0 + static_cast<double>(p.y));
         }
     }
     return h;

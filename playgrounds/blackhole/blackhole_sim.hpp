@@ -10,26 +10,30 @@
 // One authoritative world (holes steered by seeded scripts, one by the player; thousands of
 // pellets falling in and respawning) is served through three lanes in lockstep: the full
 // field, the field culled by view distance, and the aggregated field. Each lane has its own
-// clients, each with its own LossyLink and its own local integration, and its meters are
-// measured: the bytes the encoder produced, the distance between the client's pellets and the
-// server's within the view, and the force evaluations the client spent.
+// seats, one per client: a BlackholeServerHalf (what the server sends that client) and a
+// BlackholeClientHalf (its own decoding and local integration) exchanging only encoded bytes
+// over a LinkPair. The meters are measured: the bytes the encoder produced, the distance
+// between the client half's pellets and the server's within the view (computed here, where
+// the truth is), and the force evaluations the client spent.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "blackhole/blackhole_client.hpp"
+#include "blackhole/blackhole_server.hpp"
 #include "blackhole/field_packet.hpp"
 #include "common/catalog.hpp"
 #include "common/reading.hpp"
 #include "common/simulation.hpp"
+#include "common/transport.hpp"
 #include "vantage/aggregate_tree.hpp"
-#include "vantage/byte_io.hpp"
 #include "vantage/gravity_field.hpp"
 #include "vantage/lossy_link.hpp"
 #include "vantage/random.hpp"
-#include "vantage/rate_meter.hpp"
 
 namespace vantage::play {
 
@@ -52,8 +56,6 @@ struct BlackholeSettings {
     std::string validate() const;
 };
 
-enum class LaneKind { Full, Culled, Aggregated };
-
 // Reads of one lane's recent pellet error, in world units (px at zoom 1).
 struct ErrorStats {
     double median = 0.0;
@@ -75,7 +77,6 @@ public:
     static constexpr double kRespawnS = 2.5;
     static constexpr double kMeasureEveryS = 0.25;
     static constexpr int kErrorWindow = 8;  // measurements pooled for the error meters (2 s)
-    static constexpr std::uint8_t kClusterId = 255;  // Client::hole_ids entry of a stand-in
 
     struct Hole {
         Vec2 position;
@@ -87,19 +88,15 @@ public:
         double retarget_at_s = 0.0;
     };
 
-    // One client of one lane: its link and everything it reconstructs.
-    struct Client {
+    // One client of one lane: the hole it plays, its two links, the server's half for it
+    // and its own half.
+    struct Seat {
+        Seat(int played, const LossyLinkOptions& down, const LossyLinkOptions& up, const BlackholeClientHalf& welcome)
+            : hole(played), link(down, up), client(welcome) {}
         int hole = 0;
-        LossyLink link;
-        // server side
-        std::uint32_t sequence = 0;
-        std::size_t cursor = 0;  // round-robin correction cursor
-        // client side
-        std::uint32_t applied = 0;  // newest sequence applied (0: none yet)
-        std::vector<WeightedPoint> attractors;
-        std::vector<std::uint8_t> hole_ids;  // hole id per attractor, kClusterId for a stand-in
-        std::vector<Vec2> position;
-        std::vector<Vec2> velocity;
+        LinkPair link;
+        BlackholeServerHalf server;
+        BlackholeClientHalf client;
     };
 
     // Sums over one send round's packets of a lane (see probe_field).
@@ -114,11 +111,11 @@ public:
     struct Lane {
         LaneKind kind = LaneKind::Full;
         std::string name;
-        std::vector<Client> clients;
+        std::vector<std::unique_ptr<Seat>> seats;
         Reading bytes;        // per packet, every client of the lane
         Reading field_bytes;  // the field part of those packets
         Reading evaluations;  // force evaluations per client per tick
-        std::uint64_t decode_errors = 0;
+        std::uint64_t decode_errors() const;  // packets the lane's clients refused
         // pooled error samples of the last kErrorWindow measurements
         std::array<std::vector<float>, kErrorWindow> error_window;
         int error_next = 0;
@@ -172,10 +169,10 @@ private:
     void step_pellets(float dt);
     void respawn_pellet(std::size_t i);
     void send_round();
-    void build_packet(const Lane& lane, const Client& client, FieldPacket& packet);
+    BlackholeServeOptions serve_options(LaneKind kind) const;
     void receive_and_integrate(Lane& lane, float dt);
     void measure();
-    void probe_field(Lane& lane, const Client& client, const FieldPacket& packet);
+    void probe_field(Lane& lane, Vec2 eye, const FieldPacket& packet);
 
     BlackholeSettings settings_;
     XorShift rng_{1};
@@ -202,11 +199,8 @@ private:
 
     std::vector<Lane> lanes_;
     AggregateTree tree_;
-    std::vector<Summary> summaries_;
-    FieldPacket packet_;
-    FieldPacket received_;
-    ByteWriter writer_;
-    std::vector<std::uint8_t> datagram_;
+    BlackholeServeScratch serve_scratch_;   // shared by every server half
+    BlackholeClientScratch client_scratch_; // shared by every client half
     std::vector<Vec2> probes_;
     std::vector<WeightedPoint> sent_;
     std::vector<float> pooled_;

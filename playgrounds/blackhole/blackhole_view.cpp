@@ -36,8 +36,9 @@ void steer_from_keys(ViewContext& v, BlackholeSim& sim) {
 }
 
 void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, float side) {
-    const BlackholeSim::Client& client = lane.clients.front();
-    const BlackholeSim::Hole& me = sim.holes()[static_cast<std::size_t>(client.hole)];
+    const BlackholeSim::Seat& seat = *lane.seats.front();
+    const BlackholeClientHalf& client = seat.client;
+    const BlackholeSim::Hole& me = sim.holes()[static_cast<std::size_t>(seat.hole)];
     const auto view_radius = static_cast<float>(sim.settings().view_radius);
     const float half = view_radius * 2.0f;  // wide enough to see the stand-ins around the view
     const WorldView w = begin_world_view(lane.name.c_str(), ImVec2(side, side), me.position, half);
@@ -57,13 +58,13 @@ void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, fl
         if (h.alive && near_view(h.position, 200.0f)) w.circle(h.position, sim.hole_radius(h), kTrueHole);
     }
     // What this client holds: its pellets and the attractors it integrates with.
-    for (const Vec2 p : client.position) {
+    for (const Vec2 p : client.positions()) {
         if (near_view(p, 0.0f)) w.dot(p, 1.8f, kPellet);
     }
-    for (std::size_t i = 0; i < client.attractors.size(); ++i) {
-        const WeightedPoint& a = client.attractors[i];
+    for (std::size_t i = 0; i < client.attractors().size(); ++i) {
+        const WeightedPoint& a = client.attractors()[i];
         const float r = radius_for_weight(a.weight);
-        if (client.hole_ids[i] == BlackholeSim::kClusterId) {
+        if (client.hole_ids()[i] == BlackholeClientHalf::kClusterId) {
             w.circle(a.position(), r, kCluster, 2.0f);
             char label[24];
             std::snprintf(label, sizeof label, "%.0f", a.weight);

@@ -206,14 +206,15 @@ void HordeSim::apply_settings() {
 void HordeSim::restart_measurement() {
     const double now_ms = time_s() * 1000.0;
     for (auto& lane : lanes_) {
-        HordeLane::Stats s;
-        s.start_ms = now_ms;
+        lane->run_start_ms_ = now_ms;
+        lane->at_start_ = {};
         for (auto& seat : lane->seats_) {
-            s.mismatches_at_start += seat->client.mirror().counters().divergences;
-            s.lost_at_start += seat->client.mirror().counters().frames_lost;
-            s.rebuilds_at_start += seat->server.baseline().full_rebuilds();
+            lane->at_start_.mismatches += seat->client.mirror().counters().divergences;
+            lane->at_start_.lost += seat->client.mirror().counters().frames_lost;
+            lane->at_start_.rebuilds += seat->server.baseline().full_rebuilds();
         }
-        lane->stats_ = s;
+        for (Reading* r : lane->readings()) r->begin_measurement();
+        lane->err_run_ = {};
     }
 }
 
@@ -235,10 +236,7 @@ void HordeSim::step(double dt_s) {
     for (auto& lane : lanes_) {
         for (auto& seat : lane->seats_) {
             const HordeReceived r = seat->client.receive(seat->link.client_end(), now_ms, client_scratch_);
-            if (r.bytes_up > 0) {
-                lane->up_kib_.add(static_cast<double>(r.bytes_up));
-                lane->stats_.up_bytes += static_cast<double>(r.bytes_up);
-            }
+            if (r.bytes_up > 0) lane->up_bytes_.add(static_cast<double>(r.bytes_up));
         }
         for (auto& seat : lane->seats_) seat->client.advance(dt, world_->tick());
         measure(*lane, now_ms, send_tick);
@@ -266,28 +264,17 @@ void HordeSim::send_round(double now_ms) {
 
 void HordeSim::count_sent(HordeLane& lane, const HordeSent& sent) {
     if (!sent.sent) return;
-    HordeLane::Stats& stats = lane.stats_;
-    const double bytes = static_cast<double>(sent.bytes.total());
-    const double ids = static_cast<double>(sent.entered + sent.left + sent.samples);
-    lane.kib_.add(bytes);
-    lane.uuid_kib_.add(sent.uuid_bytes);
-    lane.crowd_kib_.add(static_cast<double>(sent.bytes.crowd));
-    lane.packets_.add(ids);
-    stats.bytes += bytes;
-    stats.uuid_bytes += sent.uuid_bytes;
-    stats.crowd_bytes += static_cast<double>(sent.bytes.crowd);
-    stats.sample_bytes += static_cast<double>(sent.bytes.samples);
-    stats.membership_bytes += static_cast<double>(sent.bytes.membership);
-    stats.packets += 1;
-    stats.entities += ids;
-    stats.spawns += static_cast<double>(sent.entered);
-    stats.despawns += static_cast<double>(sent.left);
+    lane.bytes_.add(static_cast<double>(sent.bytes.total()));
+    lane.uuid_bytes_.add(sent.uuid_bytes);
+    lane.crowd_bytes_.add(static_cast<double>(sent.bytes.crowd));
+    lane.sample_bytes_.add(static_cast<double>(sent.bytes.samples));
+    lane.membership_bytes_.add(static_cast<double>(sent.bytes.membership));
+    lane.ids_.add(static_cast<double>(sent.entered + sent.left + sent.samples));
+    lane.spawns_.add(static_cast<double>(sent.entered));
+    lane.despawns_.add(static_cast<double>(sent.left));
     if (sent.summarised) {
         lane.blobs_.add(static_cast<double>(sent.blobs));
         lane.coverage_.add(sent.coverage);
-        stats.blobs += static_cast<double>(sent.blobs);
-        stats.coverage += sent.coverage;
-        stats.crowd_packets += 1;
     }
 }
 
@@ -321,10 +308,7 @@ void HordeSim::measure(HordeLane& lane, double now_ms, bool send_tick) {
         }
     }
     const double clients = static_cast<double>(std::max<std::size_t>(1, lane.seats_.size()));
-    for (RateMeter* m : {&lane.kib_, &lane.uuid_kib_, &lane.up_kib_, &lane.crowd_kib_, &lane.phantoms_, &lane.held_,
-                         &lane.missing_, &lane.err_, &lane.packets_, &lane.blobs_, &lane.coverage_}) {
-        m->elapsed(now_ms);
-    }
+    for (Reading* r : lane.readings()) r->elapsed(now_ms);
     lane.phantoms_.add(phantoms / clients);
     lane.held_.add(held / clients);
     if (err_n > 0) lane.err_.add(err_sum / err_n);
@@ -334,55 +318,52 @@ void HordeSim::measure(HordeLane& lane, double now_ms, bool send_tick) {
         lane.err_worst_acc_ = 0;
         lane.err_worst_until_ms_ = now_ms + 1000.0;
     }
-    HordeLane::Stats& s = lane.stats_;
-    s.phantoms += phantoms / clients;
-    s.held += held / clients;
-    s.ticks += 1;
-    s.err_sum += err_sum;
-    s.err_n += err_n;
-    s.err_worst = std::max(s.err_worst, err_worst);
+    HordeLane::PooledError& run = lane.err_run_;
+    run.sum += err_sum;
+    run.n += err_n;
+    run.worst = std::max(run.worst, err_worst);
     if (send_tick) {
         lane.missing_.add(missing / clients);
-        s.missing += missing / clients;
-        s.relevant += relevant / clients;
-        s.sends += 1;
+        lane.relevant_.add(relevant / clients);
     }
 }
 
 HordeLaneTotals HordeSim::totals(std::size_t i) const {
     const HordeLane& lane = *lanes_[i];
-    const HordeLane::Stats& s = lane.stats_;
     HordeLaneTotals t;
-    t.seconds = time_s() - s.start_ms / 1000.0;
+    t.seconds = time_s() - lane.run_start_ms_ / 1000.0;
+    // KiB/s over the run as the report has always divided it (not Reading::run_per_sec,
+    // whose rounding differs in the last bits).
     const double per_s = t.seconds > 0 ? 1.0 / (t.seconds * 1024.0) : 0.0;
-    t.kib_s = s.bytes * per_s;
-    t.uuid_kib_s = s.uuid_bytes * per_s;
-    t.up_kib_s = s.up_bytes * per_s;
-    t.crowd_kib_s = s.crowd_bytes * per_s;
-    t.samples_share = s.bytes > 0 ? s.sample_bytes / s.bytes : 0;
-    t.membership_share = s.bytes > 0 ? s.membership_bytes / s.bytes : 0;
-    t.phantoms = s.ticks > 0 ? s.phantoms / s.ticks : 0;
-    t.held = s.ticks > 0 ? s.held / s.ticks : 0;
-    t.missing = s.sends > 0 ? s.missing / s.sends : 0;
-    t.relevant = s.sends > 0 ? s.relevant / s.sends : 0;
-    t.err_mean_px = s.err_n > 0 ? s.err_sum / s.err_n : 0;
-    t.err_worst_px = s.err_worst;
+    const double bytes = lane.bytes_.run_total();
+    t.kib_s = bytes * per_s;
+    t.uuid_kib_s = lane.uuid_bytes_.run_total() * per_s;
+    t.up_kib_s = lane.up_bytes_.run_total() * per_s;
+    t.crowd_kib_s = lane.crowd_bytes_.run_total() * per_s;
+    t.samples_share = bytes > 0 ? lane.sample_bytes_.run_total() / bytes : 0;
+    t.membership_share = bytes > 0 ? lane.membership_bytes_.run_total() / bytes : 0;
+    t.phantoms = lane.phantoms_.run_mean();
+    t.held = lane.held_.run_mean();
+    t.missing = lane.missing_.run_mean();
+    t.relevant = lane.relevant_.run_mean();
+    t.err_mean_px = lane.err_run_.n > 0 ? lane.err_run_.sum / lane.err_run_.n : 0;
+    t.err_worst_px = lane.err_run_.worst;
     std::uint64_t mismatches = 0, lost = 0, rebuilds = 0;
     for (const auto& seat : lane.seats_) {
         mismatches += seat->client.mirror().counters().divergences;
         lost += seat->client.mirror().counters().frames_lost;
         rebuilds += seat->server.baseline().full_rebuilds();
     }
-    t.mismatches = mismatches - s.mismatches_at_start;
-    t.frames_lost = lost - s.lost_at_start;
+    t.mismatches = mismatches - lane.at_start_.mismatches;
+    t.frames_lost = lost - lane.at_start_.lost;
     // The first full baseline of each client is its join, not a resync.
-    const std::uint64_t floor = std::max<std::uint64_t>(s.rebuilds_at_start, lane.seats_.size());
+    const std::uint64_t floor = std::max<std::uint64_t>(lane.at_start_.rebuilds, lane.seats_.size());
     t.resyncs = rebuilds > floor ? rebuilds - floor : 0;
-    t.entities_per_packet = s.packets > 0 ? s.entities / s.packets : 0;
-    t.spawns_per_packet = s.packets > 0 ? s.spawns / s.packets : 0;
-    t.despawns_per_packet = s.packets > 0 ? s.despawns / s.packets : 0;
-    t.summaries = s.crowd_packets > 0 ? s.blobs / s.crowd_packets : 0;
-    t.coverage = s.crowd_packets > 0 ? s.coverage / s.crowd_packets : 0;
+    t.entities_per_packet = lane.ids_.run_mean();
+    t.spawns_per_packet = lane.spawns_.run_mean();
+    t.despawns_per_packet = lane.despawns_.run_mean();
+    t.summaries = lane.blobs_.run_mean();
+    t.coverage = lane.coverage_.run_mean();
     return t;
 }
 
@@ -409,33 +390,32 @@ void HordeSim::meters(std::vector<Meter>& out) const {
             stale += seat->client.mirror().counters().stale_refs;
             decode_errors += seat->client.decode_errors() + seat->server.decode_errors();
         }
-        const double kib = lane.kib_.per_sec() / 1024.0;
-        const double uuid = lane.uuid_kib_.per_sec() / 1024.0;
-        const double spawns = lane.stats_.packets > 0 ? lane.stats_.spawns / lane.stats_.packets : 0.0;
-        const double despawns = lane.stats_.packets > 0 ? lane.stats_.despawns / lane.stats_.packets : 0.0;
+        const double kib = lane.bytes_.per_sec() / 1024.0;
+        const double uuid = lane.uuid_bytes_.per_sec() / 1024.0;
         out.push_back({p + "kib_s", "KiB/s", kib});
-        out.push_back({p + "lifetime_kib_s", "KiB/s", lane.kib_.lifetime_per_sec() / 1024.0});
+        out.push_back({p + "lifetime_kib_s", "KiB/s", lane.bytes_.lifetime_per_sec() / 1024.0});
         out.push_back({p + "uuid_kib_s", "KiB/s", uuid});
         out.push_back({p + "saved_pct", "%", uuid > 0 ? 100.0 * (1.0 - kib / uuid) : 0.0});
-        out.push_back({p + "up_kib_s", "KiB/s", lane.up_kib_.per_sec() / 1024.0});
-        out.push_back({p + "knows", "", lane.held_.mean()});
-        out.push_back({p + "entities_per_packet", "", lane.packets_.mean()});
-        out.push_back({p + "spawns_per_packet", "", spawns});
-        out.push_back({p + "despawns_per_packet", "", despawns});
+        out.push_back({p + "up_kib_s", "KiB/s", lane.up_bytes_.per_sec() / 1024.0});
+        out.push_back({p + "knows", "", lane.held_.window_mean()});
+        out.push_back({p + "entities_per_packet", "", lane.ids_.window_mean()});
+        // Since restart_measurement(), as they always were (the run, not the window).
+        out.push_back({p + "spawns_per_packet", "", lane.spawns_.run_mean()});
+        out.push_back({p + "despawns_per_packet", "", lane.despawns_.run_mean()});
         out.push_back({p + "mismatches", "", static_cast<double>(mismatches)});
         out.push_back({p + "frames_lost", "", static_cast<double>(lost)});
-        out.push_back({p + "phantoms", "", lane.phantoms_.mean()});
-        out.push_back({p + "missing", "", lane.missing_.mean()});
+        out.push_back({p + "phantoms", "", lane.phantoms_.window_mean()});
+        out.push_back({p + "missing", "", lane.missing_.window_mean()});
         out.push_back({p + "resyncs", "",
                        static_cast<double>(rebuilds > lane.seats_.size() ? rebuilds - lane.seats_.size() : 0)});
-        out.push_back({p + "err_mean_px", "px", lane.err_.mean()});
+        out.push_back({p + "err_mean_px", "px", lane.err_.window_mean()});
         out.push_back({p + "err_worst_px", "px", lane.err_worst_recent_});
         out.push_back({p + "stale_refs", "", static_cast<double>(stale)});
         out.push_back({p + "decode_errors", "", static_cast<double>(decode_errors)});
         if (lane_theta(lane.config_) > 0.0f || lane.config_.follows_theta) {
-            out.push_back({p + "summaries", "", lane.blobs_.mean()});
-            out.push_back({p + "coverage_pct", "%", 100.0 * lane.coverage_.mean()});
-            out.push_back({p + "crowd_kib_s", "KiB/s", lane.crowd_kib_.per_sec() / 1024.0});
+            out.push_back({p + "summaries", "", lane.blobs_.window_mean()});
+            out.push_back({p + "coverage_pct", "%", 100.0 * lane.coverage_.window_mean()});
+            out.push_back({p + "crowd_kib_s", "KiB/s", lane.crowd_bytes_.per_sec() / 1024.0});
         }
     }
 }
@@ -444,9 +424,10 @@ std::uint64_t HordeSim::checksum() const {
     std::uint64_t h = world_->checksum();
     h = fold(h, send_rounds_);
     for (const auto& lane : lanes_) {
-        h = fold(h, lane->stats_.bytes);
-        h = fold(h, lane->stats_.phantoms);
-        h = fold(h, lane->stats_.err_sum);
+        // The run's sums, exactly as the former per-lane tallies folded them.
+        h = fold(h, lane->bytes_.run_total());
+        h = fold(h, lane->phantoms_.run_total());
+        h = fold(h, lane->err_run_.sum);
         for (const auto& seat : lane->seats_) {
             h = fold(h, seat->client.mirror().digest());
             h = fold(h, seat->server.baseline().next_seq());

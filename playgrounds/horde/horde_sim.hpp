@@ -17,6 +17,7 @@
 // instant drawn. Per-client readouts are means over the lane's clients.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "common/catalog.hpp"
+#include "common/reading.hpp"
 #include "common/simulation.hpp"
 #include "horde/horde_client.hpp"
 #include "horde/horde_server.hpp"
@@ -34,7 +36,6 @@
 #include "vantage/delta_baseline.hpp"
 #include "vantage/delta_mirror.hpp"
 #include "vantage/lossy_link.hpp"
-#include "vantage/rate_meter.hpp"
 
 namespace vantage::play {
 
@@ -111,25 +112,39 @@ public:
 private:
     friend class HordeSim;
 
-    // Counters since the last restart_measurement().
-    struct Stats {
-        double start_ms = 0;
-        double bytes = 0, uuid_bytes = 0, up_bytes = 0, crowd_bytes = 0, sample_bytes = 0, membership_bytes = 0;
-        double packets = 0, entities = 0, spawns = 0, despawns = 0, blobs = 0, coverage = 0, crowd_packets = 0;
-        double phantoms = 0, held = 0, ticks = 0;
-        double missing = 0, relevant = 0, sends = 0;
-        double err_sum = 0, err_n = 0, err_worst = 0;
-        std::uint64_t mismatches_at_start = 0, lost_at_start = 0, rebuilds_at_start = 0;
+    // The run's render error pooled over every enemy drawn since restart_measurement(): a
+    // sum and a count, not the mean of per-tick means that err_ windows for the page.
+    struct PooledError {
+        double sum = 0, n = 0, worst = 0;  // px, enemies drawn, px
     };
+    // The mirrors' and baselines' counters when the run began (totals() reports the growth).
+    struct CountersAtStart {
+        std::uint64_t mismatches = 0, lost = 0, rebuilds = 0;
+    };
+
+    // Every lane metric, recorded once: the window (the page's meters) and the run since
+    // restart_measurement() (totals(), the checksum) both come from one Reading.
+    std::array<Reading*, 16> readings() {
+        return {&bytes_, &uuid_bytes_, &up_bytes_, &crowd_bytes_, &sample_bytes_, &membership_bytes_,
+                &ids_, &spawns_, &despawns_, &blobs_, &coverage_, &phantoms_, &held_, &missing_, &relevant_, &err_};
+    }
 
     HordeLaneConfig config_;
     std::vector<std::unique_ptr<HordeSeat>> seats_;
-    RateMeter kib_, uuid_kib_, up_kib_, crowd_kib_;
-    RateMeter phantoms_, held_, missing_, err_, packets_, blobs_, coverage_;
+    // Per packet sent, all clients: bytes (the encoder's), the 16-byte-id counterfactual, and
+    // the crowd, correction and membership parts; the acknowledgements' bytes per ack.
+    Reading bytes_, uuid_bytes_, up_bytes_, crowd_bytes_, sample_bytes_, membership_bytes_;
+    Reading ids_, spawns_, despawns_;  // per packet: entered + left + corrections, entered, left
+    Reading blobs_, coverage_;         // per summarised packet: crowd blobs, share covered
+    Reading phantoms_, held_;          // per tick, per client (mean over the lane's clients)
+    Reading missing_, relevant_;       // per send tick, per client
+    Reading err_;                      // per tick: mean px over the enemies drawn that tick
+    PooledError err_run_;
     double err_worst_recent_ = 0;  // worst px over the last second
     double err_worst_acc_ = 0;
     double err_worst_until_ms_ = 0;
-    Stats stats_;
+    double run_start_ms_ = 0;  // when restart_measurement() last ran
+    CountersAtStart at_start_;
 };
 
 class HordeSim final : public Simulation {

@@ -99,8 +99,8 @@ TEST(BlackholeSim, EveryLaneSendsMeasuredBytesAndItsClientsDecodeThem) {
         EXPECT_GT(lane.bytes.total(), 0.0) << lane.name;
         EXPECT_GT(lane.field_bytes.total(), 0.0) << lane.name;
         EXPECT_LT(lane.field_bytes.total(), lane.bytes.total()) << lane.name;
-        EXPECT_EQ(lane.decode_errors, 0u) << lane.name;
-        for (const BlackholeSim::Client& c : lane.clients) EXPECT_GT(c.applied, 80u) << lane.name;
+        EXPECT_EQ(lane.decode_errors(), 0u) << lane.name;
+        for (const auto& seat : lane.seats) EXPECT_GT(seat->client.applied(), 80u) << lane.name;
     }
     EXPECT_GT(sim.swallowed(), 0u);
 }
@@ -156,10 +156,10 @@ TEST(BlackholeSim, AZeroAngleIsTheFullFieldExactly) {
     const BlackholeSim::Lane& aggregated = sim->lane(LaneKind::Aggregated);
     EXPECT_EQ(full.bytes.total(), aggregated.bytes.total());
     EXPECT_EQ(full.field_bytes.total(), aggregated.field_bytes.total());
-    ASSERT_EQ(full.clients.size(), aggregated.clients.size());
-    for (std::size_t c = 0; c < full.clients.size(); ++c) {
-        const auto& a = full.clients[c].position;
-        const auto& b = aggregated.clients[c].position;
+    ASSERT_EQ(full.seats.size(), aggregated.seats.size());
+    for (std::size_t c = 0; c < full.seats.size(); ++c) {
+        const auto& a = full.seats[c]->client.positions();
+        const auto& b = aggregated.seats[c]->client.positions();
         ASSERT_EQ(a.size(), b.size());
         EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec2)), 0) << "client " << c;
     }
@@ -194,10 +194,10 @@ TEST(BlackholeSim, UnderLossTheRoundRobinCorrectionsBoundTheDrift) {
     const auto uncorrected = run(s, 2, 4.0);
     s.corrections = 100;
     const auto corrected = run(s, 2, 4.0);
-    const BlackholeSim::Client& c = corrected->lane(LaneKind::Full).clients[0];
-    const LinkCounters& k = c.link.counters();
+    const LossyLink& down = corrected->lane(LaneKind::Full).seats[0]->link.down();
+    const LinkCounters& k = down.counters();
     EXPECT_GT(k.packets_lost, 0u);
-    EXPECT_EQ(k.packets_lost + k.packets_delivered + c.link.in_flight(), k.packets_sent);
+    EXPECT_EQ(k.packets_lost + k.packets_delivered + down.in_flight(), k.packets_sent);
     const double without = uncorrected->lifetime_error(LaneKind::Full).median;
     const double with = corrected->lifetime_error(LaneKind::Full).median;
     EXPECT_LT(with, 0.5 * without) << "median without corrections " << without << ", with " << with;
@@ -225,7 +225,10 @@ TEST(BlackholeSim, ChangingTheLinkLiveReachesEveryClient) {
         if (p.name == "latency_ms") p.set(200.0);
     }
     for (const BlackholeSim::Lane& lane : sim.lanes()) {
-        for (const BlackholeSim::Client& c : lane.clients) EXPECT_EQ(c.link.options().latency_ms, 200.0);
+        for (const auto& seat : lane.seats) {
+            EXPECT_EQ(seat->link.down().options().latency_ms, 200.0);
+            EXPECT_EQ(seat->link.up().options().latency_ms, 200.0);
+        }
     }
 }
 

@@ -1,0 +1,75 @@
+#include "blackhole/blackhole_server.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <optional>
+
+namespace vantage::play {
+
+void BlackholeServerHalf::plan_field(const BlackholeRound& round, Vec2 eye, const BlackholeServeOptions& options,
+                                     BlackholeServeScratch& scratch) {
+    FieldPacket& packet = scratch.packet;
+    const float radius = options.view_radius;
+    auto add_hole = [&](std::size_t s) {
+        packet.holes.push_back({round.source_ids[s], round.sources[s].position(), round.sources[s].weight});
+    };
+    switch (options.kind) {
+        case LaneKind::Full:
+            for (std::size_t s = 0; s < round.sources.size(); ++s) add_hole(s);
+            break;
+        case LaneKind::Culled:
+            for (std::size_t s = 0; s < round.sources.size(); ++s) {
+                if ((round.sources[s].position() - eye).length_squared() <= radius * radius) add_hole(s);
+            }
+            break;
+        case LaneKind::Aggregated: {
+            assert(round.tree && "BlackholeServerHalf: the aggregated strategy needs the round's tree");
+            if (options.disc_walk) {
+                round.tree->summarize_around(eye, radius, options.theta, scratch.summaries);
+            } else {
+                round.tree->summarize(eye, options.theta, scratch.summaries);
+            }
+            for (const Summary& s : scratch.summaries) {
+                if (s.exact()) {
+                    add_hole(round.tree->members(s)[0]);
+                } else {
+                    packet.clusters.push_back(s.as_point());
+                }
+            }
+            // Holes in id order, as the full lane sends them: at theta 0 the two lanes then
+            // produce the same bytes and the same client, which a test pins.
+            std::sort(packet.holes.begin(), packet.holes.end(),
+                      [](const HoleState& a, const HoleState& b) { return a.id < b.id; });
+            break;
+        }
+    }
+}
+
+PacketBytes BlackholeServerHalf::serve(const BlackholeRound& round, Vec2 eye, const BlackholeServeOptions& options,
+                                       Transport& link, BlackholeServeScratch& scratch, Profiler* profiler) {
+    std::optional<PhaseScope> phase(std::in_place, profiler, "aggregation");  // what to send
+    FieldPacket& packet = scratch.packet;
+    packet.clear();
+    packet.sequence = ++sequence_;
+    packet.server_time_ms = static_cast<std::uint32_t>(std::llround(round.now_ms));
+    plan_field(round, eye, options, scratch);
+    phase.reset();
+    phase.emplace(profiler, "encode");
+    for (const std::uint16_t id : round.respawned) {
+        packet.spawned.push_back({id, round.pellet_positions[id], round.pellet_velocities[id]});
+    }
+    const std::size_t pellets = round.pellet_positions.size();
+    const std::size_t corrections = std::min(options.corrections, pellets);
+    for (std::size_t k = 0; k < corrections; ++k) {
+        const std::size_t id = cursor_;
+        cursor_ = (cursor_ + 1) % pellets;
+        packet.corrections.push_back(
+            {static_cast<std::uint16_t>(id), round.pellet_positions[id], round.pellet_velocities[id]});
+    }
+    const PacketBytes sizes = encode_field_packet(packet, scratch.writer);
+    link.send(round.now_ms, scratch.writer.bytes());
+    return sizes;
+}
+
+}  // namespace vantage::play
