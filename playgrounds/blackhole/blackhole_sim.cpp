@@ -162,7 +162,6 @@ void BlackholeSim::reset(std::uint64_t seed) {
     assert(settings_.validate().empty() && "BlackholeSim: settings out of range (see validate())");
     rng_ = XorShift(mix64(seed ^ 0x626c61636b686f6cULL));
     time_s_ = 0.0;
-    tick_ = 0;
     next_send_s_ = 0.0;
     next_measure_s_ = kMeasureEveryS;
     field_probe_due_ = false;
@@ -222,7 +221,6 @@ void BlackholeSim::step(double dt_s) {
     assert(dt_s > 0.0 && "BlackholeSim::step: dt must be positive");
     const auto dt = static_cast<float>(dt_s);
     time_s_ += dt_s;
-    ++tick_;
     {
         PhaseScope phase(profiler_, "world");
         step_holes(dt);

@@ -177,7 +177,6 @@ private:
     BlackholeSettings settings_;
     XorShift rng_{1};
     double time_s_ = 0.0;
-    std::uint64_t tick_ = 0;
     double next_send_s_ = 0.0;
     double next_measure_s_ = 0.0;
     bool field_probe_due_ = false;

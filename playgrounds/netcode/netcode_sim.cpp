@@ -281,7 +281,6 @@ void NetcodeSim::apply_link_options() {
 }
 
 void NetcodeSim::reset(std::uint64_t seed) {
-    seed_ = seed;
     rng_ = XorShift(mix64(seed ^ 0x6e6574636f6465ULL));
     local_ms_ = 0.0;
     next_tick_ms_ = 0.0;

@@ -290,7 +290,6 @@ private:
     void measure(ClientLane& c);
 
     NetcodeSettings settings_;
-    std::uint64_t seed_ = 1;
     XorShift rng_{1};
     double local_ms_ = 0.0;
     double next_tick_ms_ = 0.0;  // local time of the next server tick

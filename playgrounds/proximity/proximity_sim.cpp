@@ -120,7 +120,6 @@ void ProximitySim::reset(std::uint64_t seed) {
     assert(settings_.validate().empty() && "ProximitySim: settings out of range (see validate())");
     rng_ = XorShift(mix64(seed ^ 0x70726f78696d6974ULL));
     time_s_ = 0.0;
-    tick_ = 0;
     build_world();
 }
 
@@ -552,7 +551,6 @@ void ProximitySim::step(double dt_s) {
         }
     }
     time_s_ += dt_s;
-    ++tick_;
     const double now_ms = time_s_ * kMs;
     for (Lane& lane : lanes_) {
         for (Reading* r : lane.readings()) r->elapsed(now_ms);

@@ -141,7 +141,6 @@ private:
     ProximitySettings settings_;
     XorShift rng_{1};
     double time_s_ = 0.0;
-    std::uint64_t tick_ = 0;
     float side_ = 0.0f;
     float radius_ = 0.0f;
 
