@@ -221,7 +221,19 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
                            "  %u  %s%s", e.seat + 1, e.name.c_str(), e.seat == remote.seat() ? " (you)" : "");
     }
     ImGui::Separator();
-    draw_meter_table(v.meters);
+    // Measured on this page's socket (and, for phantoms and error, against the truth sample).
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("down %.1f KiB/s, up %.2f KiB/s", remote.down_kib_s(), remote.up_kib_s());
+    ImGui::Text("frames %llu, lost %llu", static_cast<unsigned long long>(remote.frames()),
+                static_cast<unsigned long long>(remote.frames_lost()));
+    if (remote.rtt_ms() >= 0) ImGui::Text("round trip %.0f ms", remote.rtt_ms());
+    ImGui::Text("holds %zu enemies", client.mirror().size());
+    if (remote.truth() && remote.phantoms() >= 0) {
+        ImGui::Text("phantoms %.1f, render error %.1f px", remote.phantoms(), remote.err_mean_px());
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "truth sample %.2f KiB/s, not in the stream's bytes",
+                           remote.truth_kib_s());
+    }
+    ImGui::PopTextWrapPos();
     ImGui::EndChild();
     ImGui::SameLine();
 
