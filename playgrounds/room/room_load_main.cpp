@@ -161,10 +161,18 @@ int main(int argc, char** argv) {
                 loss, seconds);
     const auto m0 = Clock::now();
     double next_line = every;
+    PhaseTimer::Snapshot lines;  // what --every's lines took out of the timer, for the final table
+    auto merge = [](PhaseTimer::Snapshot& into, const PhaseTimer::Snapshot& s) {
+        for (const auto& [name, ms] : s.total_ms) into.total_ms[name] += ms;
+        into.ticks += s.ticks;
+        into.tick_ms += s.tick_ms;
+        into.worst_ms = std::max(into.worst_ms, s.worst_ms);
+    };
     while (ms_since(m0) < seconds * 1000.0) {
         frame();
         if (every > 0 && ms_since(m0) >= next_line * 1000.0) {
             const PhaseTimer::Snapshot s = timer.take_and_reset();
+            merge(lines, s);
             std::printf("  t=%5.0f s  rss %.1f MiB  tick mean %.2f ms, worst %.2f ms\n", next_line, rss_mib(),
                         s.ticks > 0 ? s.tick_ms / s.ticks : 0.0, s.worst_ms);
             std::fflush(stdout);
@@ -172,7 +180,8 @@ int main(int argc, char** argv) {
         }
     }
     const double measured_s = ms_since(m0) / 1000.0;
-    const PhaseTimer::Snapshot s = timer.take_and_reset();
+    merge(lines, timer.take_and_reset());
+    const PhaseTimer::Snapshot& s = lines;
     std::uint64_t down = 0, lost = 0, joined = 0;
     double rtt = 0;
     for (auto& b : bots) {
