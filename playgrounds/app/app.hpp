@@ -53,8 +53,8 @@ struct App {
     // The teacher's console or a follower's link ("&teach&token=..." / "&follow"), beside the
     // in-page playgrounds.
     std::unique_ptr<ClassSession> classroom;
-    bool console_shown = false;  // the teacher's console tab is the one ImGui shows
-    bool select_console = false; // a teacher link just arrived: show the console tab first
+    bool console_shown = false;           // the teacher's console tab is the one ImGui shows
+    bool select_console = false;          // a teacher link just arrived: show the console tab first
     bool applying_followed_link = false;  // a teacher's link is being applied (keeps the session)
 
 private:

@@ -45,10 +45,14 @@ void ClassSession::leave() {
 std::string ClassSession::status_text() const {
     const char* role = teacher() ? "teacher console" : "following the teacher";
     switch (client_.status()) {
-        case ClassClient::Status::Connecting: return std::string(role) + ": connecting";
-        case ClassClient::Status::Open: return role;
-        case ClassClient::Status::Refused: return std::string(role) + " refused: " + client_.reason();
-        case ClassClient::Status::Closed: return std::string(role) + " ended: " + client_.reason();
+        case ClassClient::Status::Connecting:
+            return std::string(role) + ": connecting";
+        case ClassClient::Status::Open:
+            return role;
+        case ClassClient::Status::Refused:
+            return std::string(role) + " refused: " + client_.reason();
+        case ClassClient::Status::Closed:
+            return std::string(role) + " ended: " + client_.reason();
     }
     return role;
 }
@@ -121,8 +125,8 @@ std::string parse_teacher_command(std::string_view kind, std::string_view args, 
             if (p.key != key) continue;
             double x = 0;
             if (!parse_value(p.value, x) || x < lo || x > hi) {
-                return "'" + std::string(key) + "' must be a number from " + std::to_string(static_cast<int>(lo)) + " to " +
-                       std::to_string(static_cast<int>(hi));
+                return "'" + std::string(key) + "' must be a number from " + std::to_string(static_cast<int>(lo)) +
+                       " to " + std::to_string(static_cast<int>(hi));
             }
             v = x;
         }
@@ -149,7 +153,7 @@ std::string parse_teacher_command(std::string_view kind, std::string_view args, 
             out.jitter_ms = row.jitter_ms;
             break;
         }
-        if ( !(e = number("loss", 0, 40, out.loss_pct)).empty() ||
+        if (!(e = number("loss", 0, 40, out.loss_pct)).empty() ||
             !(e = number("latency_ms", 0, 400, out.latency_ms)).empty() ||
             !(e = number("jitter_ms", 0, 150, out.jitter_ms)).empty())
             return e;

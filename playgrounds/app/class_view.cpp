@@ -14,8 +14,9 @@ namespace vantage::play {
 
 namespace {
 
-constexpr ImU32 kSeatColors[] = {IM_COL32(240, 110, 90, 255), IM_COL32(90, 200, 120, 255), IM_COL32(110, 160, 255, 255),
-                                 IM_COL32(220, 200, 90, 255), IM_COL32(200, 120, 230, 255), IM_COL32(90, 210, 210, 255)};
+constexpr ImU32 kSeatColors[] = {IM_COL32(240, 110, 90, 255),  IM_COL32(90, 200, 120, 255),
+                                 IM_COL32(110, 160, 255, 255), IM_COL32(220, 200, 90, 255),
+                                 IM_COL32(200, 120, 230, 255), IM_COL32(90, 210, 210, 255)};
 
 void draw_qr(const std::vector<std::string>& rows, float side) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -60,14 +61,16 @@ void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, fl
     }
 
     ImGui::BeginChild("class_left", ImVec2(22.0f * em, 0), true);
-    ImGui::TextColored(client.status() == ClassClient::Status::Open ? ImVec4(0.45f, 0.9f, 0.55f, 1) : ImVec4(1, 0.5f, 0.4f, 1),
-                       "%s", session.status_text().c_str());
+    ImGui::TextColored(
+        client.status() == ClassClient::Status::Open ? ImVec4(0.45f, 0.9f, 0.55f, 1) : ImVec4(1, 0.5f, 0.4f, 1), "%s",
+        session.status_text().c_str());
     if (!client.info().urls.empty()) {
         ImGui::TextUnformatted("Students open:");
         for (const std::string& u : client.info().urls) ImGui::TextColored(ImVec4(0.55f, 0.8f, 1, 1), "%s", u.c_str());
         if (!client.info().qr.empty()) draw_qr(client.info().qr, 18.0f * em);
     } else {
-        ImGui::TextWrapped("Students join at this page's address with #horde/join (serve with --lan for the classroom).");
+        ImGui::TextWrapped(
+            "Students join at this page's address with #horde/join (serve with --lan for the classroom).");
     }
     ImGui::Separator();
     ImGui::TextUnformatted("Impairment");
@@ -77,7 +80,8 @@ void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, fl
         if (ImGui::Selectable("everyone", target == 0)) target = 0;
         for (const SeatRow& r : table.rows) {
             const std::string s = "seat " + std::to_string(r.seat + 1) + " " + r.name;
-            if (ImGui::Selectable(s.c_str(), target == static_cast<int>(r.seat) + 1)) target = static_cast<int>(r.seat) + 1;
+            if (ImGui::Selectable(s.c_str(), target == static_cast<int>(r.seat) + 1))
+                target = static_cast<int>(r.seat) + 1;
         }
         ImGui::EndCombo();
     }
@@ -109,7 +113,8 @@ void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, fl
     if (!session.presets.empty()) {
         ImGui::Separator();
         ImGui::SetNextItemWidth(18.0f * em);
-        if (ImGui::BeginCombo("##room_preset", table.preset.empty() ? "run a preset for the room" : table.preset.c_str())) {
+        if (ImGui::BeginCombo("##room_preset",
+                              table.preset.empty() ? "run a preset for the room" : table.preset.c_str())) {
             for (const Preset& p : session.presets) {
                 if (ImGui::Selectable(p.title.c_str(), p.name == table.preset)) {
                     CommandMessage c;
@@ -128,10 +133,11 @@ void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, fl
 
     ImGui::BeginChild("class_right", ImVec2(0, 0), false);
     ImGui::Text("%zu students; the room: %s recovery, theta %.2f, view radius %.0f%s%s", table.rows.size(),
-                table.recovery ? "acked" : "naive", table.theta, table.view_radius, table.preset.empty() ? "" : ", preset ",
-                table.preset.c_str());
+                table.recovery ? "acked" : "naive", table.theta, table.view_radius,
+                table.preset.empty() ? "" : ", preset ", table.preset.c_str());
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
-    const float table_h = std::min(ImGui::GetContentRegionAvail().y * 0.55f, (2.0f + static_cast<float>(table.rows.size())) * em * 1.6f);
+    const float table_h =
+        std::min(ImGui::GetContentRegionAvail().y * 0.55f, (2.0f + static_cast<float>(table.rows.size())) * em * 1.6f);
     if (ImGui::BeginTable("seats", 10, flags | ImGuiTableFlags_ScrollY, ImVec2(0, table_h))) {
         for (const char* h : {"seat", "name", "RTT ms", "down KiB/s", "frames lost", "phantoms", "error px", "loss %",
                               "latency ms", ""}) {

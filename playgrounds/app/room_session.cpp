@@ -39,11 +39,14 @@ void RoomSession::leave() {
 std::string RoomSession::status_text() const {
     switch (remote_.status()) {
         case HordeRemote::Status::Connecting:
-            return connected() ? "saying hello to " + socket_->url() : "connecting to " + (socket_ ? socket_->url() : link_.url);
+            return connected() ? "saying hello to " + socket_->url()
+                               : "connecting to " + (socket_ ? socket_->url() : link_.url);
         case HordeRemote::Status::Joined:
             return "seat " + std::to_string(remote_.seat() + 1) + " of " + std::to_string(remote_.seats());
-        case HordeRemote::Status::Refused: return "refused: " + remote_.reason();
-        case HordeRemote::Status::Closed: return "disconnected: " + remote_.reason();
+        case HordeRemote::Status::Refused:
+            return "refused: " + remote_.reason();
+        case HordeRemote::Status::Closed:
+            return "disconnected: " + remote_.reason();
     }
     return {};
 }

@@ -13,10 +13,13 @@ namespace vantage::play {
 
 namespace {
 
+// JavaScript inside: the formatter would break its operators.
+// clang-format off
 EM_JS(char*, vantage_room_default_url, (), {
     const proto = location.protocol === 'https:' ? 'wss://' : 'ws://';
     return stringToNewUTF8(proto + location.host + '/ws');
 });
+// clang-format on
 
 class WebRoomSocket final : public RoomSocket {
 public:
@@ -71,16 +74,17 @@ private:
     }
     static EM_BOOL on_message(int, const EmscriptenWebSocketMessageEvent* e, void* self) {
         auto* s = static_cast<WebRoomSocket*>(self);
-        if (e->isText) return EM_TRUE;  // the room sends binary only
+        if (e->isText) return EM_TRUE;                             // the room sends binary only
         if (s->inbox_.size() >= kMaxInbox) s->inbox_.pop_front();  // a stalled tab keeps the newest
-        s->inbox_.emplace_back(e->data, e->data + e->numBytes);  // e->data is freed after the callback
+        s->inbox_.emplace_back(e->data, e->data + e->numBytes);    // e->data is freed after the callback
         return EM_TRUE;
     }
     static EM_BOOL on_close(int, const EmscriptenWebSocketCloseEvent* e, void* self) {
         auto* s = static_cast<WebRoomSocket*>(self);
         s->state_ = State::Closed;
         if (s->reason_.empty()) {
-            s->reason_ = e->reason[0] ? std::string(e->reason) : "connection closed (code " + std::to_string(e->code) + ")";
+            s->reason_ =
+                e->reason[0] ? std::string(e->reason) : "connection closed (code " + std::to_string(e->code) + ")";
         }
         return EM_TRUE;
     }

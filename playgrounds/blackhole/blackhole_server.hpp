@@ -26,21 +26,21 @@ enum class LaneKind { Full, Culled, Aggregated };
 
 // What every subscriber of one send round shares (computed once per round by the world's owner).
 struct BlackholeRound {
-    std::span<const WeightedPoint> sources;     // alive holes, weight = effective mass
-    std::span<const std::uint8_t> source_ids;   // hole index per source
-    const AggregateTree* tree = nullptr;        // over `sources`; needed by the aggregated strategy
-    std::span<const Vec2> pellet_positions;     // every pellet, the server's truth
-    std::span<const Vec2> pellet_velocities;    // units/s
-    std::span<const std::uint16_t> respawned;   // pellets respawned since the last round
-    double now_ms = 0;                          // server time the states describe
+    std::span<const WeightedPoint> sources;    // alive holes, weight = effective mass
+    std::span<const std::uint8_t> source_ids;  // hole index per source
+    const AggregateTree* tree = nullptr;       // over `sources`; needed by the aggregated strategy
+    std::span<const Vec2> pellet_positions;    // every pellet, the server's truth
+    std::span<const Vec2> pellet_velocities;   // units/s
+    std::span<const std::uint16_t> respawned;  // pellets respawned since the last round
+    double now_ms = 0;                         // server time the states describe
 };
 
 // How one subscriber is served.
 struct BlackholeServeOptions {
     LaneKind kind = LaneKind::Full;
-    float theta = 0.5f;          // the aggregated strategy's opening angle, [0, 1.5]
-    bool disc_walk = true;       // hold theta from every point of the view disc, not only the eye
-    float view_radius = 620.0f;  // culling distance, world units
+    float theta = 0.5f;            // the aggregated strategy's opening angle, [0, 1.5]
+    bool disc_walk = true;         // hold theta from every point of the view disc, not only the eye
+    float view_radius = 620.0f;    // culling distance, world units
     std::size_t corrections = 40;  // pellet corrections per packet (at most the pellet count)
 };
 

@@ -47,7 +47,9 @@ void ClassClient::update(Transport& socket, double local_ms) {
                 if (decode_refuse(message_, reason_) != WireError::None) reason_ = "refused";
                 status_ = Status::Refused;
                 break;
-            case RoomMessage::Error: decode_error(message_, last_error_); break;
+            case RoomMessage::Error:
+                decode_error(message_, last_error_);
+                break;
             case RoomMessage::ClassInfo:
                 if (decode_class_info(message_, info_) == WireError::None) status_ = Status::Open;
                 break;
@@ -69,7 +71,8 @@ void ClassClient::update(Transport& socket, double local_ms) {
                     ++links_;
                 }
                 break;
-            default: break;  // frames and the rest are a player's, not ours
+            default:
+                break;  // frames and the rest are a player's, not ours
         }
     }
 }

@@ -26,5 +26,5 @@
     X(NetcodeSim, "netcode", &report_netcode,                                                                      \
       "server_hz=60&jitter_ms=100&loss_pct=20&interpolation=1&extrapolation=1&second_order=1&adaptive_buffering=1" \
       "&lag_compensation=1&shots_per_s=5")                                                                         \
-    X(ProximitySim, "proximity", &proximity_report, "creatures=50000&world=12000")                             \
+    X(ProximitySim, "proximity", &proximity_report, "creatures=50000&world=12000")                                 \
     X(MeterSim, "meter", nullptr, "")

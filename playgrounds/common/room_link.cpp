@@ -12,7 +12,12 @@ namespace {
 std::string url_decode(std::string_view s) {
     std::string out;
     for (std::size_t i = 0; i < s.size(); ++i) {
-        auto hex = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; };
+        auto hex = [](char c) {
+            return c >= '0' && c <= '9'   ? c - '0'
+                   : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                   : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                          : -1;
+        };
         if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
             out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
             i += 2;
@@ -84,7 +89,8 @@ std::string room_link_hash(const RoomLink& link) {
     if (!link.name.empty()) {
         out += "&name=";
         for (char c : link.name) {
-            if (c == ' ') out += "%20";
+            if (c == ' ')
+                out += "%20";
             else if (c == '&' || c == '#' || c == '%') {
                 char buf[4];
                 std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));

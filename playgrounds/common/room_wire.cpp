@@ -12,7 +12,9 @@
 
 namespace vantage::play {
 
-const char* room_build_id() { return VANTAGE_ROOM_BUILD_ID; }
+const char* room_build_id() {
+    return VANTAGE_ROOM_BUILD_ID;
+}
 
 namespace {
 
@@ -254,9 +256,15 @@ void encode_command(ByteWriter& w, const CommandMessage& m) {
             write_setting(w, m.theta, 1000.0);
             write_setting(w, m.view_radius, 10.0);
             break;
-        case CommandMessage::Kind::Kick: w.write_varint(m.seat); break;
-        case CommandMessage::Kind::Preset: write_string(w, m.text, kMaxPlaygroundBytes * 4); break;
-        case CommandMessage::Kind::Link: write_string(w, m.text, kMaxLinkBytes); break;
+        case CommandMessage::Kind::Kick:
+            w.write_varint(m.seat);
+            break;
+        case CommandMessage::Kind::Preset:
+            write_string(w, m.text, kMaxPlaygroundBytes * 4);
+            break;
+        case CommandMessage::Kind::Link:
+            write_string(w, m.text, kMaxLinkBytes);
+            break;
     }
 }
 
@@ -327,7 +335,9 @@ WireError decode_client_message(std::span<const std::uint8_t> bytes, ClientMessa
             out.truth_query.id = read_u32_varint(r);
             read_keys(r, out.truth_query.keys, kMaxTruthKeys);
             break;
-        case RoomMessage::Report: read_meters(r, out.report); break;
+        case RoomMessage::Report:
+            read_meters(r, out.report);
+            break;
         case RoomMessage::TeacherHello:
             out.teacher.protocol = read_u32_varint(r);
             read_string(r, out.teacher.build, kMaxBuildBytes);
@@ -362,9 +372,15 @@ WireError decode_client_message(std::span<const std::uint8_t> bytes, ClientMessa
                     if (r.ok() && c.view_radius < 100.0) r.fail(WireError::OutOfRange);
                     break;
                 }
-                case CommandMessage::Kind::Kick: c.seat = read_u32_varint(r, kMaxRosterSeats - 1); break;
-                case CommandMessage::Kind::Preset: read_string(r, c.text, kMaxPlaygroundBytes * 4); break;
-                case CommandMessage::Kind::Link: read_string(r, c.text, kMaxLinkBytes); break;
+                case CommandMessage::Kind::Kick:
+                    c.seat = read_u32_varint(r, kMaxRosterSeats - 1);
+                    break;
+                case CommandMessage::Kind::Preset:
+                    read_string(r, c.text, kMaxPlaygroundBytes * 4);
+                    break;
+                case CommandMessage::Kind::Link:
+                    read_string(r, c.text, kMaxLinkBytes);
+                    break;
             }
             break;
         }

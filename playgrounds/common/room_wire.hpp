@@ -41,26 +41,26 @@ inline constexpr std::size_t kMaxQrRows = 177;
 
 enum class RoomMessage : std::uint8_t {
     // client -> server
-    Hello = 0x4a,       // 'J'
-    Ack = 0x41,         // 'A' (the delta stream's acknowledgement, core/docs/delta.md)
-    Input = 0x49,       // 'I'
-    Ping = 0x50,        // 'P'
-    TruthQuery = 0x51,  // 'Q'
-    Report = 0x4d,      // 'M' a student's own meters, for the teacher's table
+    Hello = 0x4a,         // 'J'
+    Ack = 0x41,           // 'A' (the delta stream's acknowledgement, core/docs/delta.md)
+    Input = 0x49,         // 'I'
+    Ping = 0x50,          // 'P'
+    TruthQuery = 0x51,    // 'Q'
+    Report = 0x4d,        // 'M' a student's own meters, for the teacher's table
     TeacherHello = 0x43,  // 'C'
     FollowHello = 0x46,   // 'F'
-    Command = 0x58,     // 'X' teacher only
+    Command = 0x58,       // 'X' teacher only
     // server -> client
-    Welcome = 0x57,     // 'W'
-    Refuse = 0x52,      // 'R'
-    Frame = 0x48,       // 'H' (the playground's frame: horde_wire.hpp)
-    Pong = 0x4f,        // 'O'
-    Truth = 0x54,       // 'T'
-    Roster = 0x53,      // 'S'
-    Error = 0x45,       // 'E' a refused request; the connection stays
-    SeatTable = 0x59,   // 'Y' to teachers
-    ClassInfo = 0x55,   // 'U' to a teacher, once: the join URLs and a QR code
-    Link = 0x4c,        // 'L' to followers: the teacher's page link
+    Welcome = 0x57,    // 'W'
+    Refuse = 0x52,     // 'R'
+    Frame = 0x48,      // 'H' (the playground's frame: horde_wire.hpp)
+    Pong = 0x4f,       // 'O'
+    Truth = 0x54,      // 'T'
+    Roster = 0x53,     // 'S'
+    Error = 0x45,      // 'E' a refused request; the connection stays
+    SeatTable = 0x59,  // 'Y' to teachers
+    ClassInfo = 0x55,  // 'U' to a teacher, once: the join URLs and a QR code
+    Link = 0x4c,       // 'L' to followers: the teacher's page link
 };
 
 struct HelloMessage {
@@ -71,19 +71,19 @@ struct HelloMessage {
 };
 
 struct InputMessage {
-    std::uint32_t seq = 0;     // increasing per connection; older ones are ignored
-    bool autopilot = false;    // the server's bot steers this seat's player
-    Vec2 direction;            // components in [-1, 1] (quantized to 1/127)
+    std::uint32_t seq = 0;   // increasing per connection; older ones are ignored
+    bool autopilot = false;  // the server's bot steers this seat's player
+    Vec2 direction;          // components in [-1, 1] (quantized to 1/127)
 };
 
 struct WelcomeMessage {
     std::uint32_t protocol = kRoomProtocol;
     std::string build;
     std::string playground;
-    std::uint32_t seat = 0;    // this client's seat = its player index
-    std::uint32_t seats = 0;   // the room's capacity
+    std::uint32_t seat = 0;   // this client's seat = its player index
+    std::uint32_t seats = 0;  // the room's capacity
     std::uint32_t tick_hz = 60;
-    std::string settings;      // the room's settings in URL list form ("enemies=3000&...")
+    std::string settings;  // the room's settings in URL list form ("enemies=3000&...")
 };
 
 struct PongMessage {
@@ -101,8 +101,8 @@ struct TruthQueryMessage {
 struct TruthMessage {
     std::uint32_t id = 0;
     std::uint64_t server_ms = 0;
-    std::vector<bool> alive;          // one per queried key, in the query's order
-    std::vector<Vec2> positions;      // one per alive key, in order
+    std::vector<bool> alive;      // one per queried key, in the query's order
+    std::vector<Vec2> positions;  // one per alive key, in order
 };
 
 // A student's meters as its page measures them (absent ones are negative).
@@ -125,18 +125,18 @@ inline constexpr std::uint32_t kAllSeats = 0xffffffffu;
 struct CommandMessage {
     enum class Kind : std::uint8_t { Impair = 1, Strategy = 2, Preset = 3, Kick = 4, Link = 5 };
     Kind kind = Kind::Impair;
-    std::uint32_t seat = kAllSeats;  // Impair, Kick
+    std::uint32_t seat = kAllSeats;                      // Impair, Kick
     double loss_pct = 0, latency_ms = 0, jitter_ms = 0;  // Impair: [0, 40] %, [0, 400] ms, [0, 150] ms
-    bool recovery = true;            // Strategy: acked (true) or naive
-    double theta = 0;                // Strategy: [0, 2]
-    double view_radius = 420;        // Strategy: [100, 1500] units
-    std::string text{};              // Preset: its name; Link: the teacher page's hash
+    bool recovery = true;                                // Strategy: acked (true) or naive
+    double theta = 0;                                    // Strategy: [0, 2]
+    double view_radius = 420;                            // Strategy: [100, 1500] units
+    std::string text{};                                  // Preset: its name; Link: the teacher page's hash
 };
 
 struct SeatRow {
     std::uint32_t seat = 0;
     std::string name;
-    ReportMessage meters;            // as the student's page last reported
+    ReportMessage meters;                                // as the student's page last reported
     double loss_pct = 0, latency_ms = 0, jitter_ms = 0;  // this seat's impairment
 };
 
@@ -144,13 +144,13 @@ struct SeatTableMessage {
     std::uint64_t server_ms = 0;
     bool recovery = true;
     double theta = 0, view_radius = 420;
-    std::string preset;              // the preset last run for the room, or empty
+    std::string preset;  // the preset last run for the room, or empty
     std::vector<SeatRow> rows;
 };
 
 struct ClassInfoMessage {
-    std::vector<std::string> urls;   // join URLs, the first is the QR's
-    std::vector<std::string> qr;     // rows of '0'/'1', square
+    std::vector<std::string> urls;  // join URLs, the first is the QR's
+    std::vector<std::string> qr;    // rows of '0'/'1', square
 };
 
 struct RosterEntry {

@@ -26,9 +26,9 @@ struct HeldEnemy {
 
 // What one receive() took in.
 struct HordeReceived {
-    std::size_t frames = 0;       // decoded and applied
-    std::size_t bytes_down = 0;   // of those frames
-    std::size_t bytes_up = 0;     // the acknowledgement sent (0: none)
+    std::size_t frames = 0;      // decoded and applied
+    std::size_t bytes_down = 0;  // of those frames
+    std::size_t bytes_up = 0;    // the acknowledgement sent (0: none)
 };
 
 // Buffers receive() reuses; clients on one thread (a page's lanes) share one.
@@ -53,7 +53,7 @@ public:
     bool encode_ack_into(ByteWriter& w) const;
 
     const DeltaMirror<HeldEnemy>& mirror() const { return mirror_; }
-    const std::vector<Vec2>& players() const { return players_; }  // as last heard
+    const std::vector<Vec2>& players() const { return players_; }   // as last heard
     const std::vector<CrowdBlob>& crowd() const { return crowd_; }  // as last heard
     bool heard() const { return heard_; }
     std::uint64_t newest_ms() const { return newest_ms_; }  // server time of the newest frame

@@ -200,7 +200,8 @@ void HordeRemote::answer(const TruthMessage& truth) {
     ++truth_answers_;
     // The truth is where enemies were when the query reached the server; move what was drawn
     // at the query by the same rule over the same span, so both stand for one instant.
-    const float span_s = static_cast<float>(std::max(0.0, (static_cast<double>(truth.server_ms) - truth_asked_server_ms_) / 1000.0));
+    const float span_s =
+        static_cast<float>(std::max(0.0, (static_cast<double>(truth.server_ms) - truth_asked_server_ms_) / 1000.0));
     std::size_t dead = 0, next_position = 0;
     double err_sum = 0;
     std::size_t err_n = 0;
@@ -217,7 +218,8 @@ void HordeRemote::answer(const TruthMessage& truth) {
         err_sum += static_cast<double>(distance(drawn, truth.positions[next_position++]));
         ++err_n;
     }
-    const double scale = static_cast<double>(client_.mirror().size()) / static_cast<double>(std::max<std::size_t>(1, truth.alive.size()));
+    const double scale = static_cast<double>(client_.mirror().size()) /
+                         static_cast<double>(std::max<std::size_t>(1, truth.alive.size()));
     phantoms_ = static_cast<double>(dead) * std::max(1.0, scale);
     err_mean_px_ = err_n > 0 ? err_sum / static_cast<double>(err_n) : 0.0;
 }

@@ -68,7 +68,7 @@ public:
     double truth_kib_s() const { return truth_bytes_.per_sec() / 1024.0; }  // both directions
     std::uint64_t frames() const { return frames_; }
     std::uint64_t frames_lost() const { return client_.mirror().counters().frames_lost; }
-    std::uint64_t bytes_down() const { return bytes_down_; }  // payload bytes of every message received
+    std::uint64_t bytes_down() const { return bytes_down_; }    // payload bytes of every message received
     std::uint64_t frame_bytes() const { return frame_bytes_; }  // of which frames
     std::uint64_t bytes_up() const { return bytes_up_; }
     double rtt_ms() const { return rtt_ms_; }  // smoothed; negative until the first pong
@@ -115,8 +115,8 @@ private:
     bool truth_on_ = true;
     double next_truth_ms_ = 0;
     bool truth_pending_ = false;
-    double truth_asked_ms_ = 0;          // local
-    double truth_asked_server_ms_ = 0;   // the server time the drawn positions stand for
+    double truth_asked_ms_ = 0;         // local
+    double truth_asked_server_ms_ = 0;  // the server time the drawn positions stand for
     TruthQueryMessage query_;
     std::vector<Vec2> asked_positions_;
     std::vector<Vec2> asked_players_;

@@ -80,8 +80,8 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     // Round-robin corrections: each relevant enemy every `ratio` frames, except those whose
     // entry (with its position) is in this frame already.
     samples_.clear();
-    const auto ratio = static_cast<std::uint64_t>(std::max(
-        1.0, std::round(std::clamp(options.send_hz, 1.0, 60.0) / std::clamp(options.sample_hz, 1.0, 60.0))));
+    const auto ratio = static_cast<std::uint64_t>(
+        std::max(1.0, std::round(std::clamp(options.send_hz, 1.0, 60.0) / std::clamp(options.sample_hz, 1.0, 60.0))));
     std::size_t e = 0;
     for (std::uint64_t k : keys) {
         while (e < plan_.entered.size() && plan_.entered[e] < k) ++e;
@@ -111,8 +111,8 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
         phase.emplace(profiler, "encode");
     }
 
-    sent.bytes = encode_horde_packet(scratch.writer, scratch.nested, static_cast<std::uint64_t>(std::llround(now_ms)), plan_,
-                                     entered_positions_, w.player_positions(), samples_, crowd_);
+    sent.bytes = encode_horde_packet(scratch.writer, scratch.nested, static_cast<std::uint64_t>(std::llround(now_ms)),
+                                     plan_, entered_positions_, w.player_positions(), samples_, crowd_);
     if (!sent.bytes.ok) return sent;  // positions are finite and inside the arena, so this does not happen
     link.send(now_ms, scratch.writer.bytes());
     ++frames_;

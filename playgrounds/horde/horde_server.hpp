@@ -33,21 +33,21 @@ struct HordeRound {
 
 // How one subscriber is served (a lane's strategy plus the rates and radius).
 struct HordeServeOptions {
-    bool relevance = true;      // false: every alive enemy is relevant (the broadcast)
-    float theta = 0.0f;         // crowd summaries' opening angle, 0 = none
-    double view_radius = 420.0; // units
-    double send_hz = 16.0;      // [1, 60]
-    double sample_hz = 4.0;     // corrections per second per held enemy, [1, 60]
+    bool relevance = true;       // false: every alive enemy is relevant (the broadcast)
+    float theta = 0.0f;          // crowd summaries' opening angle, 0 = none
+    double view_radius = 420.0;  // units
+    double send_hz = 16.0;       // [1, 60]
+    double sample_hz = 4.0;      // corrections per second per held enemy, [1, 60]
 };
 
 // What one serve() sent, for the lane's meters.
 struct HordeSent {
-    bool sent = false;          // false: nothing due (the baseline was not ready to send)
+    bool sent = false;  // false: nothing due (the baseline was not ready to send)
     HordePacketBytes bytes;
-    double uuid_bytes = 0;      // the same content with 16-byte ids and f32 positions
+    double uuid_bytes = 0;  // the same content with 16-byte ids and f32 positions
     std::size_t entered = 0, left = 0, samples = 0, blobs = 0;
-    double coverage = 0;        // share of the enemies outside the view the blobs stand for
-    bool summarised = false;    // theta > 0 and a tree was given
+    double coverage = 0;      // share of the enemies outside the view the blobs stand for
+    bool summarised = false;  // theta > 0 and a tree was given
 };
 
 // Buffers one thread's serve() calls reuse, shared by every subscriber it serves (so a
@@ -74,8 +74,8 @@ public:
 
     DeltaBaseline& baseline() { return baseline_; }
     const DeltaBaseline& baseline() const { return baseline_; }
-    std::uint64_t frames() const { return frames_; }              // frames sent
-    std::uint64_t decode_errors() const { return decode_errors_; } // acknowledgements refused
+    std::uint64_t frames() const { return frames_; }                // frames sent
+    std::uint64_t decode_errors() const { return decode_errors_; }  // acknowledgements refused
 
 private:
     DeltaBaseline baseline_;

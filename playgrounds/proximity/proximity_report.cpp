@@ -71,10 +71,13 @@ int cap(const ReportOptions& options, int creatures) {
     return given ? std::min(creatures, probe.settings().creatures) : creatures;
 }
 
-double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
+double ratio(double a, double b) {
+    return b > 0 ? a / b : 0.0;
+}
 
 void all_pairs_section(const ReportOptions& o, std::FILE* out) {
-    std::fprintf(out, "\n## 1. The all-pairs wall: brute force against the dense bin%s\n", o.sweep_note({"creatures"}).c_str());
+    std::fprintf(out, "\n## 1. The all-pairs wall: brute force against the dense bin%s\n",
+                 o.sweep_note({"creatures"}).c_str());
     std::fprintf(out, "(same density as the page's default, world grown with the population; ops per tick)\n\n");
     ReportTable t(out, o.csv, {"creatures:9", "brute ops", "dense ops", "brute/dense", "pairs", "dense disagree"});
     for (const int n : {1000, 5000, 20000}) {
@@ -94,8 +97,10 @@ void all_pairs_section(const ReportOptions& o, std::FILE* out) {
 
 void dense_hash_section(const ReportOptions& o, std::FILE* out) {
     std::fprintf(out, "\n## 2. Dense bin against the bolt-on hash grid%s\n", o.sweep_note({"creatures"}).c_str());
-    std::fprintf(out, "(world 24000 units, about one creature per cell; ops per tick: build, then build + queries)\n\n");
-    ReportTable t(out, o.csv, {"creatures:9", "dense build", "dense total", "hash build", "hash total", "hash/dense", "disagree"});
+    std::fprintf(out,
+                 "(world 24000 units, about one creature per cell; ops per tick: build, then build + queries)\n\n");
+    ReportTable t(out, o.csv,
+                  {"creatures:9", "dense build", "dense total", "hash build", "hash total", "hash/dense", "disagree"});
     for (const int n : {100000, 1000000}) {
         World w{.creatures = cap(o, n), .world = 24000.0, .hash = true};
         auto sim = run(o, w);
@@ -113,11 +118,14 @@ void dense_hash_section(const ReportOptions& o, std::FILE* out) {
 }
 
 void density_wall_section(const ReportOptions& o, std::FILE* out) {
-    std::fprintf(out, "\n## 3. The density wall: nearest creature to each food point (n/10 of them), exact vs one representative per cell%s\n",
+    std::fprintf(out,
+                 "\n## 3. The density wall: nearest creature to each food point (n/10 of them), exact vs one "
+                 "representative per cell%s\n",
                  o.sweep_note({"creatures", "world", "grow_world"}).c_str());
     std::fprintf(out, "(ops per query: candidates tested by the exact query, cells read by the representative)\n\n");
-    ReportTable t(out, o.csv, {"world:6", "creatures:9", "per cell", "exact ops/q", "rep ops/q", "exact growth",
-                               "differ", "mean err cells", "worst err cells"});
+    ReportTable t(out, o.csv,
+                  {"world:6", "creatures:9", "per cell", "exact ops/q", "rep ops/q", "exact growth", "differ",
+                   "mean err cells", "worst err cells"});
     for (const bool grow : {false, true}) {
         double last = 0.0;
         for (const int n : {100000, 300000, 1000000}) {
@@ -128,7 +136,8 @@ void density_wall_section(const ReportOptions& o, std::FILE* out) {
             const double exact = r.exact_ops.run_mean() / queries;
             t.cell("%s", grow ? "grown" : "fixed");
             t.cell("%d", w.creatures);
-            t.cell("%.2f", static_cast<double>(w.creatures) * sim->radius() * sim->radius() / (sim->side() * sim->side()));
+            t.cell("%.2f",
+                   static_cast<double>(w.creatures) * sim->radius() * sim->radius() / (sim->side() * sim->side()));
             t.cell("%.1f", exact);
             t.cell("%.2f", r.rep_ops.run_mean() / queries);
             t.cell(last > 0 ? "%.1fx" : "-", ratio(exact, last));
@@ -142,11 +151,16 @@ void density_wall_section(const ReportOptions& o, std::FILE* out) {
 }
 
 void pack_section(const ReportOptions& o, std::FILE* out) {
-    std::fprintf(out, "\n## 4. The pack leader: all-pairs cohesion against one centroid%s\n", o.sweep_note({"creatures"}).c_str());
+    std::fprintf(out, "\n## 4. The pack leader: all-pairs cohesion against one centroid%s\n",
+                 o.sweep_note({"creatures"}).c_str());
     std::fprintf(out, "(ops per tick of finding the pack's centre; the largest distance between the two answers)\n\n");
     ReportTable t(out, o.csv, {"creatures:9", "all-pairs ops", "centroid ops", "ratio", "answers differ by"});
     for (const int n : {5000, 20000}) {
-        World w{.creatures = cap(o, n), .world = 2100.0 / std::sqrt(1.5), .grow = true, .cohesion = true, .pack_leader = false};
+        World w{.creatures = cap(o, n),
+                .world = 2100.0 / std::sqrt(1.5),
+                .grow = true,
+                .cohesion = true,
+                .pack_leader = false};
         auto sim = run(o, w);
         const double pairs = sim->pack_ops().run_mean();
         t.cell("%d", w.creatures);
@@ -163,21 +177,34 @@ void pack_section(const ReportOptions& o, std::FILE* out) {
 }
 
 void maintain_section(const ReportOptions& o, std::FILE* out) {
-    std::fprintf(out, "\n## 5. Recompute or maintain: the dense bin's rebuild against the maintained structures (seeds 001, 002)%s\n",
-                 o.sweep_note({"creatures", "moving_pct", "clustered"}).c_str());
-    std::fprintf(out, "(ops per tick; the detector's maintenance is its update work, CrossLink's query is its x and y band walks)\n\n");
-    ReportTable t(out, o.csv, {"world:14", "creatures:9", "moving", "dense build", "dense total", "detector upkeep",
-                               "upkeep/move", "detector total", "crosslink/query", "dense/query", "events"});
+    std::fprintf(
+        out,
+        "\n## 5. Recompute or maintain: the dense bin's rebuild against the maintained structures (seeds 001, 002)%s\n",
+        o.sweep_note({"creatures", "moving_pct", "clustered"}).c_str());
+    std::fprintf(out,
+                 "(ops per tick; the detector's maintenance is its update work, CrossLink's query is its x and y band "
+                 "walks)\n\n");
+    ReportTable t(out, o.csv,
+                  {"world:14", "creatures:9", "moving", "dense build", "dense total", "detector upkeep", "upkeep/move",
+                   "detector total", "crosslink/query", "dense/query", "events"});
     struct Row {
         const char* label;
         int creatures;
         double moving;
         bool spot;
     };
-    for (const Row& row : {Row{"uniform", 1000, 100, false}, Row{"uniform", 10000, 100, false}, Row{"uniform", 100000, 100, false},
-                           Row{"uniform", 10000, 5, false}, Row{"uniform", 100000, 5, false}, Row{"one spot", 2000, 100, true}}) {
-        World w{.creatures = cap(o, row.creatures), .world = 2100.0 / std::sqrt(1.5), .grow = true, .clustered = row.spot,
-                .clusters = 1, .spread = 10.0, .moving_pct = row.moving, .crosslink = true, .nearby = true};
+    for (const Row& row :
+         {Row{"uniform", 1000, 100, false}, Row{"uniform", 10000, 100, false}, Row{"uniform", 100000, 100, false},
+          Row{"uniform", 10000, 5, false}, Row{"uniform", 100000, 5, false}, Row{"one spot", 2000, 100, true}}) {
+        World w{.creatures = cap(o, row.creatures),
+                .world = 2100.0 / std::sqrt(1.5),
+                .grow = true,
+                .clustered = row.spot,
+                .clusters = 1,
+                .spread = 10.0,
+                .moving_pct = row.moving,
+                .crosslink = true,
+                .nearby = true};
         auto sim = run(o, w);
         const auto& d = sim->lane(ProximityLaneKind::Dense);
         const auto& nb = sim->lane(ProximityLaneKind::Nearby);
@@ -204,7 +231,8 @@ void maintain_section(const ReportOptions& o, std::FILE* out) {
 void proximity_report(const ReportOptions& options, std::FILE* out) {
     std::fprintf(out, "# proximity report (seed %llu)%s\n", static_cast<unsigned long long>(options.seed),
                  options.settings.empty() ? "" : (" with " + options.settings_text()).c_str());
-    std::fprintf(out, "Operation counts, deterministic: one warm-up tick, then the mean of %d ticks per row.\n", kMeasuredTicks);
+    std::fprintf(out, "Operation counts, deterministic: one warm-up tick, then the mean of %d ticks per row.\n",
+                 kMeasuredTicks);
     all_pairs_section(options, out);
     dense_hash_section(options, out);
     density_wall_section(options, out);

@@ -18,32 +18,54 @@ const SettingsSchema<ProximitySettings>& proximity_schema() {
         using S = ProximitySettings;
         SettingsSchema<S> d;
         d.integer("creatures", &S::creatures,
-                  {.label = "creatures", .min = 200, .max = 1000000, .help = "creatures in the world (rebuilds)",
+                  {.label = "creatures",
+                   .min = 200,
+                   .max = 1000000,
+                   .help = "creatures in the world (rebuilds)",
                    .restart = true});
         d.real("world", &S::world,
-               {.label = "world side", .unit = "units", .min = 200, .max = 40000,
-                .help = "side of the square world: smaller is denser (rebuilds)", .restart = true});
+               {.label = "world side",
+                .unit = "units",
+                .min = 200,
+                .max = 40000,
+                .help = "side of the square world: smaller is denser (rebuilds)",
+                .restart = true});
         d.flag("grow_world", &S::grow_world,
-               {.label = "grow the world", .help = "the side grows with sqrt(creatures / 1000): density held (rebuilds)",
+               {.label = "grow the world",
+                .help = "the side grows with sqrt(creatures / 1000): density held (rebuilds)",
                 .restart = true});
         d.real("radius", &S::radius,
-               {.label = "radius", .unit = "units", .min = 4, .max = 128,
-                .help = "the query radius, also the grids' cell size (rebuilds)", .restart = true});
-        d.real("speed", &S::speed, {.label = "speed", .unit = "units/s", .min = 0, .max = 400, .help = "creature speed"});
+               {.label = "radius",
+                .unit = "units",
+                .min = 4,
+                .max = 128,
+                .help = "the query radius, also the grids' cell size (rebuilds)",
+                .restart = true});
+        d.real("speed", &S::speed,
+               {.label = "speed", .unit = "units/s", .min = 0, .max = 400, .help = "creature speed"});
         d.real("moving_pct", &S::moving_pct,
-               {.label = "moving", .unit = "%", .min = 0, .max = 100,
-                .help = "share of the creatures that move at all (the rest stand still)", .restart = true});
+               {.label = "moving",
+                .unit = "%",
+                .min = 0,
+                .max = 100,
+                .help = "share of the creatures that move at all (the rest stand still)",
+                .restart = true});
         d.flag("clustered", &S::clustered, {.label = "clustered", .help = "creatures crowd around drifting centres"});
-        d.integer("clusters", &S::clusters,
-                  {.label = "clusters", .min = 1, .max = 32, .help = "drifting centres (clustered motion)",
-                   .restart = true});
+        d.integer(
+            "clusters", &S::clusters,
+            {.label = "clusters", .min = 1, .max = 32, .help = "drifting centres (clustered motion)", .restart = true});
         d.real("spread", &S::spread,
-               {.label = "spread", .unit = "units", .min = 5, .max = 2000,
+               {.label = "spread",
+                .unit = "units",
+                .min = 5,
+                .max = 2000,
                 .help = "how far a creature strays from its centre (clustered motion)"});
-        d.flag("cohesion", &S::cohesion, {.label = "cohesion", .help = "every creature steers toward the pack's centre"});
+        d.flag("cohesion", &S::cohesion,
+               {.label = "cohesion", .help = "every creature steers toward the pack's centre"});
         d.flag("pack_leader", &S::pack_leader,
-               {.label = "pack leader", .help = "the centre as one centroid pass (O(N)); off: every creature averages "
-                                                "all the others (O(N^2), up to the brute-force cap)"});
+               {.label = "pack leader",
+                .help = "the centre as one centroid pass (O(N)); off: every creature averages "
+                        "all the others (O(N^2), up to the brute-force cap)"});
         d.flag("hash", &S::hash, {.label = "hash grid lane", .help = "run the bolt-on hash grid"});
         d.flag("crosslink", &S::crosslink,
                {.label = "CrossLink lane", .help = "run the cross-linked lists (rebuilds)", .restart = true});
@@ -51,7 +73,9 @@ const SettingsSchema<ProximitySettings>& proximity_schema() {
                {.label = "NearbyDetector lane", .help = "run the nearby detector (rebuilds)", .restart = true});
         d.flag("brute", &S::brute, {.label = "brute-force lane", .help = "run all pairs (up to the cap)"});
         d.integer("brute_cap", &S::brute_cap,
-                  {.label = "brute-force cap", .min = 100, .max = 20000,
+                  {.label = "brute-force cap",
+                   .min = 100,
+                   .max = 20000,
                    .help = "all pairs (lane and cohesion) run only up to this many creatures"});
         d.flag("representative", &S::representative,
                {.label = "nearest lane", .help = "nearest creature to each food point: exact and one per cell"});
@@ -62,11 +86,16 @@ const SettingsSchema<ProximitySettings>& proximity_schema() {
 
 const char* lane_name(ProximityLaneKind kind) {
     switch (kind) {
-        case ProximityLaneKind::Dense: return "dense";
-        case ProximityLaneKind::Hash: return "hash";
-        case ProximityLaneKind::CrossLink: return "crosslink";
-        case ProximityLaneKind::Nearby: return "nearby";
-        case ProximityLaneKind::Brute: return "brute";
+        case ProximityLaneKind::Dense:
+            return "dense";
+        case ProximityLaneKind::Hash:
+            return "hash";
+        case ProximityLaneKind::CrossLink:
+            return "crosslink";
+        case ProximityLaneKind::Nearby:
+            return "nearby";
+        case ProximityLaneKind::Brute:
+            return "brute";
     }
     return "?";
 }
@@ -78,9 +107,13 @@ Vec2 clamp_length(Vec2 v, float max_len) {
 }
 
 // One neighbour's contribution to a creature's order-free digest.
-std::uint64_t tag(std::uint32_t id) { return mix64(static_cast<std::uint64_t>(id) + 0x9e3779b97f4a7c15ULL); }
+std::uint64_t tag(std::uint32_t id) {
+    return mix64(static_cast<std::uint64_t>(id) + 0x9e3779b97f4a7c15ULL);
+}
 
-NearbyDetector::Box point_box(Vec2 p) { return {p, p}; }
+NearbyDetector::Box point_box(Vec2 p) {
+    return {p, p};
+}
 
 // Counts the detector's own transitions (square neighbourhoods, every pair in the world).
 class CountingSink final : public NearbySink {
@@ -92,7 +125,9 @@ public:
 
 }  // namespace
 
-std::string ProximitySettings::validate() const { return proximity_schema().validate(*this); }
+std::string ProximitySettings::validate() const {
+    return proximity_schema().validate(*this);
+}
 
 float ProximitySettings::world_side() const {
     const double side = grow_world ? world * std::sqrt(static_cast<double>(creatures) / 1000.0) : world;
@@ -157,20 +192,23 @@ void ProximitySim::build_world() {
     for (Vec2& f : food_) f = {rng_.range(0.0f, side_), rng_.range(0.0f, side_)};
     pack_centre_ = {side_ * 0.5f, side_ * 0.5f};
 
-    grid_ = std::make_unique<SpatialGrid>(SpatialGridOptions{.origin = {0.0f, 0.0f}, .extent = {side_, side_}, .cell_size = radius_});
+    grid_ = std::make_unique<SpatialGrid>(
+        SpatialGridOptions{.origin = {0.0f, 0.0f}, .extent = {side_, side_}, .cell_size = radius_});
     // The hash grid's cells a hair wider than r, so the 3x3 block always covers the radius.
     hash_.reset(side_, radius_ * 1.001f);
 
     crosslink_.reset();
     if (settings_.crosslink) {
-        crosslink_ = std::make_unique<CrossLink>(CrossLinkOptions{.id_limit = static_cast<std::uint32_t>(std::max<std::size_t>(n, 1))});
+        crosslink_ = std::make_unique<CrossLink>(
+            CrossLinkOptions{.id_limit = static_cast<std::uint32_t>(std::max<std::size_t>(n, 1))});
         // Inserting in Morton order, each next to the one before, keeps every list walk short
         // (add() from the head would be O(n) each, O(n^2) in all).
         scratch_.resize(n);
         for (std::size_t i = 0; i < n; ++i) scratch_[i] = static_cast<std::uint32_t>(i);
         const float to_cell = 65535.0f / side_;
         auto key = [&](std::uint32_t i) {
-            return morton2_encode32(static_cast<std::uint16_t>(pos_[i].x * to_cell), static_cast<std::uint16_t>(pos_[i].y * to_cell));
+            return morton2_encode32(static_cast<std::uint16_t>(pos_[i].x * to_cell),
+                                    static_cast<std::uint16_t>(pos_[i].y * to_cell));
         };
         std::sort(scratch_.begin(), scratch_.end(), [&](std::uint32_t a, std::uint32_t b) {
             const std::uint32_t ka = key(a);
@@ -191,9 +229,12 @@ void ProximitySim::build_world() {
     if (settings_.nearby) {
         // Points as zero-size boxes; enter = leave = r, so "nearby" is the square |dx|, |dy| <= r
         // without hysteresis, and the lane filters it to the circle.
-        detector_ = std::make_unique<NearbyDetector>(NearbyOptions{
-            .enter_margin = radius_, .leave_margin = radius_, .min_cell = radius_, .max_coordinate = side_ * 2.0f + 1.0f,
-            .max_ids = static_cast<std::uint32_t>(std::max<std::size_t>(n, 1))});
+        detector_ = std::make_unique<NearbyDetector>(
+            NearbyOptions{.enter_margin = radius_,
+                          .leave_margin = radius_,
+                          .min_cell = radius_,
+                          .max_coordinate = side_ * 2.0f + 1.0f,
+                          .max_ids = static_cast<std::uint32_t>(std::max<std::size_t>(n, 1))});
         NullNearbySink sink;
         for (std::size_t i = 0; i < n; ++i) detector_->insert(static_cast<std::uint32_t>(i), point_box(pos_[i]), sink);
     }
@@ -232,7 +273,8 @@ void ProximitySim::pack_centre_pass() {
         sx += static_cast<double>(p.x);
         sy += static_cast<double>(p.y);
     }
-    const Vec2 centroid{static_cast<float>(sx / static_cast<double>(n)), static_cast<float>(sy / static_cast<double>(n))};
+    const Vec2 centroid{static_cast<float>(sx / static_cast<double>(n)),
+                        static_cast<float>(sy / static_cast<double>(n))};
     const double centroid_ops = static_cast<double>(2 * n);
     const bool all_pairs = !settings_.pack_leader && n <= static_cast<std::size_t>(settings_.brute_cap) && n > 1;
     const double pairs_ops = static_cast<double>(n) * static_cast<double>(n - 1);
@@ -291,11 +333,24 @@ void ProximitySim::step_motion(float dt) {
         if (settings_.cohesion) v = v + (pack_centre_ - pos_[i]) * (0.3f * dt);
         v = clamp_length(v, speed);
         Vec2 p = pos_[i] + v * dt;
-        if (p.x < 0.0f) { p.x = -p.x; v.x = -v.x; }
-        if (p.y < 0.0f) { p.y = -p.y; v.y = -v.y; }
-        if (p.x >= side_) { p.x = 2.0f * side_ - p.x - 0.001f; v.x = -v.x; }
-        if (p.y >= side_) { p.y = 2.0f * side_ - p.y - 0.001f; v.y = -v.y; }
-        pos_[i] = {std::clamp(p.x, 0.0f, std::nextafter(side_, 0.0f)), std::clamp(p.y, 0.0f, std::nextafter(side_, 0.0f))};
+        if (p.x < 0.0f) {
+            p.x = -p.x;
+            v.x = -v.x;
+        }
+        if (p.y < 0.0f) {
+            p.y = -p.y;
+            v.y = -v.y;
+        }
+        if (p.x >= side_) {
+            p.x = 2.0f * side_ - p.x - 0.001f;
+            v.x = -v.x;
+        }
+        if (p.y >= side_) {
+            p.y = 2.0f * side_ - p.y - 0.001f;
+            v.y = -v.y;
+        }
+        pos_[i] = {std::clamp(p.x, 0.0f, std::nextafter(side_, 0.0f)),
+                   std::clamp(p.y, 0.0f, std::nextafter(side_, 0.0f))};
         vel_[i] = v;
     }
 }
@@ -477,7 +532,8 @@ void ProximitySim::run_nearest() {
         const NearestHit rep = rep_hits_[k];
         assert(rep.distance >= 0.0f && "a representative exists wherever the exact query found a creature");
         if (rep.id != exact_hits_[k].id) ++mismatched;
-        const double extra = std::max(0.0, static_cast<double>(rep.distance) - static_cast<double>(exact_hits_[k].distance)) / cell;
+        const double extra =
+            std::max(0.0, static_cast<double>(rep.distance) - static_cast<double>(exact_hits_[k].distance)) / cell;
         error_sum += extra;
         worst = std::max(worst, extra);
     }
@@ -522,10 +578,18 @@ void ProximitySim::step(double dt_s) {
     const std::size_t n = pos_.size();
     for (Lane& lane : lanes_) {
         switch (lane.kind) {
-            case ProximityLaneKind::Dense: lane.active = true; break;
-            case ProximityLaneKind::Hash: lane.active = settings_.hash; break;
-            case ProximityLaneKind::CrossLink: lane.active = crosslink_ != nullptr; break;
-            case ProximityLaneKind::Nearby: lane.active = detector_ != nullptr; break;
+            case ProximityLaneKind::Dense:
+                lane.active = true;
+                break;
+            case ProximityLaneKind::Hash:
+                lane.active = settings_.hash;
+                break;
+            case ProximityLaneKind::CrossLink:
+                lane.active = crosslink_ != nullptr;
+                break;
+            case ProximityLaneKind::Nearby:
+                lane.active = detector_ != nullptr;
+                break;
             case ProximityLaneKind::Brute:
                 lane.active = settings_.brute && n <= static_cast<std::size_t>(settings_.brute_cap);
                 break;
@@ -536,11 +600,21 @@ void ProximitySim::step(double dt_s) {
             lane.view[w].clear();
         }
         switch (lane.kind) {
-            case ProximityLaneKind::Dense: run_dense(lane); break;
-            case ProximityLaneKind::Hash: run_hash(lane); break;
-            case ProximityLaneKind::CrossLink: run_crosslink(lane); break;
-            case ProximityLaneKind::Nearby: run_nearby(lane); break;
-            case ProximityLaneKind::Brute: run_brute(lane); break;
+            case ProximityLaneKind::Dense:
+                run_dense(lane);
+                break;
+            case ProximityLaneKind::Hash:
+                run_hash(lane);
+                break;
+            case ProximityLaneKind::CrossLink:
+                run_crosslink(lane);
+                break;
+            case ProximityLaneKind::Nearby:
+                run_nearby(lane);
+                break;
+            case ProximityLaneKind::Brute:
+                run_brute(lane);
+                break;
         }
     }
     if (settings_.representative) run_nearest();
@@ -598,8 +672,9 @@ void ProximitySim::meters(std::vector<Meter>& out) const {
     out.push_back({"pack.diff", "units", pack_diff_.run_max()});
     out.push_back({"creatures", "", n});
     out.push_back({"world_side", "units", static_cast<double>(side_)});
-    out.push_back({"density", "per cell", n * static_cast<double>(radius_) * static_cast<double>(radius_) /
-                                               (static_cast<double>(side_) * static_cast<double>(side_))});
+    out.push_back({"density", "per cell",
+                   n * static_cast<double>(radius_) * static_cast<double>(radius_) /
+                       (static_cast<double>(side_) * static_cast<double>(side_))});
 }
 
 std::uint64_t ProximitySim::checksum() const {

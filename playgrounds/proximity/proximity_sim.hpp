@@ -70,16 +70,16 @@ public:
     struct Lane {
         ProximityLaneKind kind = ProximityLaneKind::Dense;
         std::string name;
-        bool active = false;  // runs this tick (setting on, and below the cap for brute force)
+        bool active = false;                // runs this tick (setting on, and below the cap for brute force)
         std::vector<std::uint32_t> count;   // per creature: neighbours within r (itself excluded)
         std::vector<std::uint64_t> digest;  // per creature: order-free digest of those neighbours
         std::array<VisibilitySet, kWatchers> view{};
         std::array<VisibilitySet, kWatchers> previous{};
-        Reading ops;          // operations this tick (see the README's definitions)
-        Reading build_ops;    // of which building or maintaining the structure
-        Reading events;       // watcher view enters + leaves this tick
-        Reading disagree;     // creatures + watcher views that differ from the dense bin
-        Reading pairs;        // ordered pairs within r
+        Reading ops;                   // operations this tick (see the README's definitions)
+        Reading build_ops;             // of which building or maintaining the structure
+        Reading events;                // watcher view enters + leaves this tick
+        Reading disagree;              // creatures + watcher views that differ from the dense bin
+        Reading pairs;                 // ordered pairs within r
         std::uint64_t raw_events = 0;  // the detector's own (square, whole world) transitions, this tick
 
         std::array<Reading*, 5> readings() { return {&ops, &build_ops, &events, &disagree, &pairs}; }

@@ -74,11 +74,16 @@ ImU32 crowd_colour(std::uint32_t neighbours) {
 
 const char* lane_title(ProximityLaneKind kind) {
     switch (kind) {
-        case ProximityLaneKind::Dense: return "dense bin (SpatialGrid, rebuilt)";
-        case ProximityLaneKind::Hash: return "hash grid (bolt-on)";
-        case ProximityLaneKind::CrossLink: return "CrossLink (maintained lists)";
-        case ProximityLaneKind::Nearby: return "NearbyDetector (maintained)";
-        case ProximityLaneKind::Brute: return "brute force (all pairs)";
+        case ProximityLaneKind::Dense:
+            return "dense bin (SpatialGrid, rebuilt)";
+        case ProximityLaneKind::Hash:
+            return "hash grid (bolt-on)";
+        case ProximityLaneKind::CrossLink:
+            return "CrossLink (maintained lists)";
+        case ProximityLaneKind::Nearby:
+            return "NearbyDetector (maintained)";
+        case ProximityLaneKind::Brute:
+            return "brute force (all pairs)";
     }
     return "";
 }

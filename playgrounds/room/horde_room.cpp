@@ -83,19 +83,27 @@ std::vector<std::string> apply_room_settings(HordeRoomOptions& options, std::str
                 continue;
             }
             if (name == "recovery") {
-                if (v != 0.0 && v != 1.0) errors.push_back("'recovery' is 0 (naive) or 1 (acked)");
-                else options.recovery = v != 0.0;
+                if (v != 0.0 && v != 1.0)
+                    errors.push_back("'recovery' is 0 (naive) or 1 (acked)");
+                else
+                    options.recovery = v != 0.0;
             } else if (name == "truth_max_hz") {
                 options.truth_max_hz = v;
             } else if (name == "seed") {
-                if (v < 0 || v > 9007199254740991.0 || v != std::floor(v)) errors.push_back("'seed' must be an integer from 0 to 2^53-1");
-                else options.seed = static_cast<std::uint64_t>(v);
+                if (v < 0 || v > 9007199254740991.0 || v != std::floor(v))
+                    errors.push_back("'seed' must be an integer from 0 to 2^53-1");
+                else
+                    options.seed = static_cast<std::uint64_t>(v);
             } else if (name == "tick_hz") {
-                if (v != std::floor(v)) errors.push_back("'tick_hz' must be an integer");
-                else options.tick_hz = static_cast<int>(v);
+                if (v != std::floor(v))
+                    errors.push_back("'tick_hz' must be an integer");
+                else
+                    options.tick_hz = static_cast<int>(v);
             } else {
-                if (v != std::floor(v)) errors.push_back("'seats' must be an integer");
-                else options.seats = static_cast<int>(std::clamp(v, -1.0, 1000.0));
+                if (v != std::floor(v))
+                    errors.push_back("'seats' must be an integer");
+                else
+                    options.seats = static_cast<int>(std::clamp(v, -1.0, 1000.0));
             }
             continue;
         }
@@ -149,7 +157,18 @@ HordeRoom::Seat* HordeRoom::seat_of(ConnectionId id) {
     return slot ? slot->seat.get() : nullptr;
 }
 
-void HordeRoom::on_open(ConnectionId id, std::string_view) { pending_.push_back({id, world_ms()}); }
+// The seated seats in seat order, in a buffer reused every tick (no allocation per tick).
+std::vector<HordeRoom::Seat*>& HordeRoom::seated_scratch() {
+    seated_.clear();
+    seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
+        if (SeatSlot* s = seats_.state(token); s && s->seat) seated_.push_back(s->seat.get());
+    });
+    return seated_;
+}
+
+void HordeRoom::on_open(ConnectionId id, std::string_view) {
+    pending_.push_back({id, world_ms()});
+}
 
 void HordeRoom::on_close(ConnectionId id) {
     std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });
@@ -192,8 +211,8 @@ void HordeRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
                                : decoded_.type == RoomMessage::TeacherHello ? decoded_.teacher.build
                                                                             : decoded_.follow.build;
     if (protocol != kRoomProtocol || build != room_build_id()) {
-        refuse(id, "reload: this page is older than the room (page build " + build + ", room build " +
-                       room_build_id() + ")");
+        refuse(id, "reload: this page is older than the room (page build " + build + ", room build " + room_build_id() +
+                       ")");
         return;
     }
     if (decoded_.type == RoomMessage::TeacherHello) {
@@ -201,7 +220,8 @@ void HordeRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
         const std::string& t = decoded_.teacher.token;
         const std::string& want = options_.teacher_token;
         unsigned diff = static_cast<unsigned>(t.size() ^ want.size());
-        for (std::size_t i = 0; i < want.size(); ++i) diff |= static_cast<unsigned char>(want[i] ^ (i < t.size() ? t[i] : 0));
+        for (std::size_t i = 0; i < want.size(); ++i)
+            diff |= static_cast<unsigned char>(want[i] ^ (i < t.size() ? t[i] : 0));
         if (want.empty() || diff != 0) {
             refuse(id, "wrong teacher token (the one ./vantage serve printed)");
             return;
@@ -235,12 +255,12 @@ void HordeRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
     }
     SeatSlot* slot = seats_.state(seating.token);
     const std::uint64_t n = ++links_made_;
-    const DeltaBaselineOptions baseline{.policy = options_.recovery ? RecoveryPolicy::Acked : RecoveryPolicy::Naive,
-                                        .frontier = options_.settings.any_received ? AckFrontier::AnyReceived
-                                                                                   : AckFrontier::Contiguous,
-                                        .history = 24,
-                                        .stalled_after_ms = 3000.0,
-                                        .keepalive_every_ms = 1000.0};
+    const DeltaBaselineOptions baseline{
+        .policy = options_.recovery ? RecoveryPolicy::Acked : RecoveryPolicy::Naive,
+        .frontier = options_.settings.any_received ? AckFrontier::AnyReceived : AckFrontier::Contiguous,
+        .history = 24,
+        .stalled_after_ms = 3000.0,
+        .keepalive_every_ms = 1000.0};
     slot->seat = std::make_unique<Seat>(link_options(down_link_seed(options_.seed, n)),
                                         link_options(up_link_seed(options_.seed, n)), baseline);
     Seat& seat = *slot->seat;
@@ -310,10 +330,7 @@ void HordeRoom::impair(Seat& seat, double loss_pct, double latency_ms, double ji
 }
 
 void HordeRoom::command(ConnectionId teacher, const CommandMessage& c) {
-    std::vector<Seat*> seated;
-    seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
-        if (SeatSlot* s = seats_.state(token); s && s->seat) seated.push_back(s->seat.get());
-    });
+    std::vector<Seat*>& seated = seated_scratch();
     switch (c.kind) {
         case CommandMessage::Kind::Impair:
             if (c.seat == kAllSeats) {
@@ -362,7 +379,8 @@ void HordeRoom::command(ConnectionId teacher, const CommandMessage& c) {
         }
         case CommandMessage::Kind::Kick:
             for (Seat* seat : seated) {
-                if (seat->index == c.seat && server_) server_->close(seat->connection, "removed from the room by the teacher");
+                if (seat->index == c.seat && server_)
+                    server_->close(seat->connection, "removed from the room by the teacher");
             }
             break;
         case CommandMessage::Kind::Link:
@@ -389,8 +407,12 @@ void HordeRoom::send_seat_table() {
         const SeatSlot* s = seats_.state(token);
         if (!s || !s->seat) return;
         const HordeSeatReport& r = s->seat->report;
-        t.rows.push_back({.seat = r.seat, .name = r.name, .meters = r.reported, .loss_pct = r.loss_pct,
-                          .latency_ms = r.latency_ms, .jitter_ms = r.jitter_ms});
+        t.rows.push_back({.seat = r.seat,
+                          .name = r.name,
+                          .meters = r.reported,
+                          .loss_pct = r.loss_pct,
+                          .latency_ms = r.latency_ms,
+                          .jitter_ms = r.jitter_ms});
     });
     writer_.clear();
     encode_seat_table(writer_, t);
@@ -442,7 +464,8 @@ void HordeRoom::dispatch(Seat& seat, std::span<const std::uint8_t> bytes) {
         case RoomMessage::Ping:
             if (quiet_.load()) return;
             writer_.clear();
-            encode_pong(writer_, {.client_ms = decoded_.ping_ms, .server_ms = static_cast<std::uint64_t>(std::llround(now_ms))});
+            encode_pong(writer_,
+                        {.client_ms = decoded_.ping_ms, .server_ms = static_cast<std::uint64_t>(std::llround(now_ms))});
             seat.link.down().send(now_ms, writer_.bytes());
             return;
         case RoomMessage::TruthQuery: {
@@ -494,10 +517,7 @@ void HordeRoom::on_tick(double) {
     }
 
     // What each seat's up link delivers by now.
-    std::vector<Seat*> seated;
-    seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
-        if (SeatSlot* s = seats_.state(token); s && s->seat) seated.push_back(s->seat.get());
-    });
+    std::vector<Seat*>& seated = seated_scratch();
     {
         PhaseScope phase(profiler_, "receive");
         for (Seat* seat : seated) {

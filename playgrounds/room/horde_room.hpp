@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "common/simulation.hpp"
 #include "common/preset.hpp"
 #include "common/room_wire.hpp"
+#include "common/simulation.hpp"
 #include "common/transport.hpp"
 #include "horde/horde_server.hpp"
 #include "horde/horde_sim.hpp"
@@ -34,18 +34,18 @@
 namespace vantage::room {
 
 struct HordeRoomOptions {
-    int seats = 16;                      // players in the world = the room's capacity, [1, 128]
-    std::uint64_t seed = 1;              // the world's seed
-    int tick_hz = 60;                    // the world's fixed tick, [10, 120]
-    play::HordeSettings settings;        // enemies, rates, radius, theta, impairment (every seat's default)
-    bool recovery = true;                // acked delta recovery (false: naive)
-    double truth_max_hz = 10.0;          // truth answers per seat per second, [0, 20]; 0 = none
-    double hello_timeout_ms = 5000.0;    // a connection that has not said hello by then is closed
-    std::string teacher_token;           // opens the teacher console; empty: no console
-    std::vector<std::string> class_urls; // the join URLs a teacher is shown (and the first as a QR)
-    std::vector<play::Preset> presets;   // what a teacher can run for the whole room
+    int seats = 16;                       // players in the world = the room's capacity, [1, 128]
+    std::uint64_t seed = 1;               // the world's seed
+    int tick_hz = 60;                     // the world's fixed tick, [10, 120]
+    play::HordeSettings settings;         // enemies, rates, radius, theta, impairment (every seat's default)
+    bool recovery = true;                 // acked delta recovery (false: naive)
+    double truth_max_hz = 10.0;           // truth answers per seat per second, [0, 20]; 0 = none
+    double hello_timeout_ms = 5000.0;     // a connection that has not said hello by then is closed
+    std::string teacher_token;            // opens the teacher console; empty: no console
+    std::vector<std::string> class_urls;  // the join URLs a teacher is shown (and the first as a QR)
+    std::vector<play::Preset> presets;    // what a teacher can run for the whole room
 
-    std::string validate() const;        // empty when fine
+    std::string validate() const;  // empty when fine
     // The settings in URL list form (what the welcome tells clients).
     std::string describe() const;
 };
@@ -59,17 +59,17 @@ struct HordeSeatReport {
     std::uint32_t seat = 0;
     ConnectionId connection = 0;
     std::string name;
-    std::uint64_t frames = 0;          // frames the server half encoded
-    std::uint64_t frame_bytes = 0;     // their bytes (the encoder's count)
-    std::uint64_t frames_lost = 0;     // dropped by the seat's down link (impairment)
-    std::uint64_t sent_messages = 0;   // messages handed to the socket
-    std::uint64_t sent_bytes = 0;      // their payload bytes
-    std::uint64_t dropped = 0;         // refused by the socket's queue (slow reader)
-    std::uint64_t truth_bytes = 0;     // truth answers' bytes
-    std::uint64_t decode_errors = 0;   // client messages refused
-    play::ReportMessage reported;      // the student's own meters, as its page last reported them
+    std::uint64_t frames = 0;                            // frames the server half encoded
+    std::uint64_t frame_bytes = 0;                       // their bytes (the encoder's count)
+    std::uint64_t frames_lost = 0;                       // dropped by the seat's down link (impairment)
+    std::uint64_t sent_messages = 0;                     // messages handed to the socket
+    std::uint64_t sent_bytes = 0;                        // their payload bytes
+    std::uint64_t dropped = 0;                           // refused by the socket's queue (slow reader)
+    std::uint64_t truth_bytes = 0;                       // truth answers' bytes
+    std::uint64_t decode_errors = 0;                     // client messages refused
+    play::ReportMessage reported;                        // the student's own meters, as its page last reported them
     double loss_pct = 0, latency_ms = 0, jitter_ms = 0;  // this seat's impairment
-    std::uint64_t frame_socket_bytes = 0;  // frames' bytes handed to the socket (the encoder's bytes)
+    std::uint64_t frame_socket_bytes = 0;                // frames' bytes handed to the socket (the encoder's bytes)
     // The socket's own counts (RoomServer), as of the last tick.
     std::uint64_t socket_messages = 0, socket_payload_bytes = 0, socket_wire_bytes = 0;
 };
@@ -125,6 +125,7 @@ private:
     void dispatch(Seat& seat, std::span<const std::uint8_t> bytes);
     void broadcast_roster();
     void snapshot_socket(Seat& seat) const;
+    std::vector<Seat*>& seated_scratch();
     Seat* seat_of(ConnectionId id);
     LossyLinkOptions link_options(std::uint64_t seed) const;
     double world_ms() const { return world_->time_s() * 1000.0; }
@@ -140,14 +141,15 @@ private:
     play::Profiler* profiler_ = nullptr;
     double next_send_ms_ = 0;
     std::uint64_t ticks_ = 0;
-    std::uint64_t links_made_ = 0;   // seeds each new seat's links apart
+    std::uint64_t links_made_ = 0;  // seeds each new seat's links apart
     ByteWriter writer_;
     std::vector<std::uint8_t> message_;
     play::ClientMessage decoded_;
     std::vector<std::uint8_t> alive_;
     std::vector<HordeSeatReport> departed_;
+    std::vector<Seat*> seated_;  // seated_scratch()'s buffer
     std::vector<ConnectionId> teachers_, followers_;
-    std::string preset_;        // last preset run for the room
+    std::string preset_;  // last preset run for the room
     std::string teacher_link_;
     std::vector<std::string> class_qr_;  // the teacher page's link, sent to each new follower
     double next_table_ms_ = 0;

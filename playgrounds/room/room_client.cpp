@@ -166,11 +166,17 @@ std::string RoomClient::connect(std::string_view url_text, double timeout_s) {
     return {};
 }
 
-bool RoomClient::connected() const { return impl_->is_connected; }
+bool RoomClient::connected() const {
+    return impl_->is_connected;
+}
 
-void RoomClient::send(std::span<const std::uint8_t> bytes) { impl_->queue({bytes.begin(), bytes.end()}, true); }
+void RoomClient::send(std::span<const std::uint8_t> bytes) {
+    impl_->queue({bytes.begin(), bytes.end()}, true);
+}
 
-void RoomClient::send_text(std::string_view text) { impl_->queue({text.begin(), text.end()}, false); }
+void RoomClient::send_text(std::string_view text) {
+    impl_->queue({text.begin(), text.end()}, false);
+}
 
 void RoomClient::poll() {
     impl_->ioc.restart();
@@ -184,8 +190,12 @@ bool RoomClient::receive(std::vector<std::uint8_t>& out) {
     return true;
 }
 
-std::string RoomClient::close_reason() const { return impl_->reason; }
-std::uint16_t RoomClient::close_code() const { return impl_->code; }
+std::string RoomClient::close_reason() const {
+    return impl_->reason;
+}
+std::uint16_t RoomClient::close_code() const {
+    return impl_->code;
+}
 
 void RoomClient::close() {
     Impl& c = *impl_;
@@ -206,8 +216,12 @@ void RoomClient::close() {
     c.ioc.poll();  // let aborted handlers run while the stream still exists
 }
 
-std::uint64_t RoomClient::payload_bytes_in() const { return impl_->bytes_in; }
-std::uint64_t RoomClient::payload_bytes_out() const { return impl_->bytes_out; }
+std::uint64_t RoomClient::payload_bytes_in() const {
+    return impl_->bytes_in;
+}
+std::uint64_t RoomClient::payload_bytes_out() const {
+    return impl_->bytes_out;
+}
 
 void RoomClient::set_paused_reading(bool paused) {
     impl_->paused = paused;

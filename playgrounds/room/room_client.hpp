@@ -24,7 +24,7 @@ public:
     // "ws://HOST:PORT/PATH"; blocking connect + handshake within timeout_s seconds; empty or an
     // error ("server refused: 503 room is full (160 connections)"). One connect per client.
     std::string connect(std::string_view url, double timeout_s = 5.0);
-    bool connected() const;  // false once the connection closed, for whatever reason
+    bool connected() const;                          // false once the connection closed, for whatever reason
     void send(std::span<const std::uint8_t> bytes);  // binary message, queued (unbounded), async write one at a time
     void send_text(std::string_view text);           // test hook: a text message (the server closes with 1003)
     void poll();                                     // runs ready handlers without blocking (io_context.poll)
@@ -35,7 +35,7 @@ public:
     void close();  // websocket close 1000, waits up to 1 s for the server's reply, then drops the socket
     std::uint64_t payload_bytes_in() const;
     std::uint64_t payload_bytes_out() const;  // written to the socket
-    void set_paused_reading(bool paused);  // test hook: stop issuing reads (a client that stops reading)
+    void set_paused_reading(bool paused);     // test hook: stop issuing reads (a client that stops reading)
 
 private:
     struct Impl;

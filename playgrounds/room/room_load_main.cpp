@@ -27,7 +27,9 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 double rss_mib() {
     long pages = 0, resident = 0;
@@ -91,8 +93,10 @@ private:
 };
 
 int usage(const std::string& e) {
-    std::fprintf(stderr, "vantage_room_load: %s\nusage: vantage_room_load [--bots N] [--seconds S] [--every S] "
-                         "[--enemies N] [--loss PCT] [--markdown FILE]\n", e.c_str());
+    std::fprintf(stderr,
+                 "vantage_room_load: %s\nusage: vantage_room_load [--bots N] [--seconds S] [--every S] "
+                 "[--enemies N] [--loss PCT] [--markdown FILE]\n",
+                 e.c_str());
     return 2;
 }
 
@@ -113,12 +117,18 @@ int main(int argc, char** argv) {
         }
         if (!has) return usage("'" + a + "' needs a number");
         ++i;
-        if (a == "--bots" && v >= 1 && v <= 128) bots_n = static_cast<int>(v);
-        else if (a == "--seconds" && v > 0 && v <= 36000) seconds = v;
-        else if (a == "--every" && v >= 0) every = v;
-        else if (a == "--enemies" && v >= 200 && v <= 8000) enemies = static_cast<int>(v);
-        else if (a == "--loss" && v >= 0 && v <= 40) loss = v;
-        else return usage("bad argument '" + a + "'");
+        if (a == "--bots" && v >= 1 && v <= 128)
+            bots_n = static_cast<int>(v);
+        else if (a == "--seconds" && v > 0 && v <= 36000)
+            seconds = v;
+        else if (a == "--every" && v >= 0)
+            every = v;
+        else if (a == "--enemies" && v >= 200 && v <= 8000)
+            enemies = static_cast<int>(v);
+        else if (a == "--loss" && v >= 0 && v <= 40)
+            loss = v;
+        else
+            return usage("bad argument '" + a + "'");
     }
 
     room::HordeRoomOptions game;

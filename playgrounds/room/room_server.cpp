@@ -49,9 +49,13 @@ std::chrono::nanoseconds seconds_to_ns(double s) {
     return std::chrono::nanoseconds(static_cast<std::int64_t>(s * 1e9));
 }
 
-std::string_view to_std(beast::string_view s) { return {s.data(), s.size()}; }
+std::string_view to_std(beast::string_view s) {
+    return {s.data(), s.size()};
+}
 
-std::size_t frame_header_bytes(std::size_t payload) { return payload < 126 ? 2 : payload < 65536 ? 4 : 10; }
+std::size_t frame_header_bytes(std::size_t payload) {
+    return payload < 126 ? 2 : payload < 65536 ? 4 : 10;
+}
 
 // Cut at <= max bytes without splitting a UTF-8 sequence (close reasons must be valid UTF-8).
 std::string truncate_utf8(std::string_view text, std::size_t max) {
@@ -342,9 +346,8 @@ private:
     }
 
     void do_read() {
-        ws_.async_read(read_buf_, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-            self->on_read(ec, n);
-        });
+        ws_.async_read(read_buf_,
+                       [self = shared_from_this()](beast::error_code ec, std::size_t n) { self->on_read(ec, n); });
     }
 
     void on_read(beast::error_code ec, std::size_t n) {
@@ -371,7 +374,8 @@ private:
         if (!closing_) {
             const Clock::time_point now = Clock::now();
             const double rate = server_.options.max_inbound_per_s;
-            tokens_ = std::min(std::max(1.0, rate), tokens_ + std::chrono::duration<double>(now - last_refill_).count() * rate);
+            tokens_ = std::min(std::max(1.0, rate),
+                               tokens_ + std::chrono::duration<double>(now - last_refill_).count() * rate);
             last_refill_ = now;
             if (tokens_ >= 1.0) {
                 tokens_ -= 1.0;
@@ -391,9 +395,8 @@ private:
 
     void do_write() {
         writing_ = true;
-        ws_.async_write(asio::buffer(queue_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-            self->on_write(ec);
-        });
+        ws_.async_write(asio::buffer(queue_.front()),
+                        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_write(ec); });
     }
 
     void on_write(beast::error_code ec) {
@@ -651,14 +654,15 @@ private:
     void write(std::shared_ptr<Response> res, bool close_after) {
         if (static_cast<unsigned>(res->result_int()) >= 400) ++server_.stats.http_errors;
         stream_.expires_after(seconds_to_ns(server_.options.http_timeout_s));
-        http::async_write(stream_, *res, [self = shared_from_this(), res, close_after](beast::error_code ec, std::size_t) {
-            if (self->server_.stopping) return;
-            if (ec || close_after) {
-                self->close();
-                return self->done();
-            }
-            self->do_read();
-        });
+        http::async_write(stream_, *res,
+                          [self = shared_from_this(), res, close_after](beast::error_code ec, std::size_t) {
+                              if (self->server_.stopping) return;
+                              if (ec || close_after) {
+                                  self->close();
+                                  return self->done();
+                              }
+                              self->do_read();
+                          });
     }
 
     void done() { server_.http_sessions.erase(key_); }
@@ -783,7 +787,9 @@ std::string RoomServer::listen() {
     return {};
 }
 
-std::uint16_t RoomServer::port() const { return impl_->bound_port.load(); }
+std::uint16_t RoomServer::port() const {
+    return impl_->bound_port.load();
+}
 
 void RoomServer::run() {
     Impl& s = *impl_;
@@ -800,7 +806,9 @@ void RoomServer::run() {
     s.ioc.run();
 }
 
-void RoomServer::set_handle_signals(bool on) { impl_->handle_signals = on; }
+void RoomServer::set_handle_signals(bool on) {
+    impl_->handle_signals = on;
+}
 
 void RoomServer::stop() {
     Impl* s = impl_.get();
@@ -827,6 +835,8 @@ ServerStats RoomServer::stats() const {
     return out;
 }
 
-std::size_t RoomServer::open_connections() const { return impl_->open_count; }
+std::size_t RoomServer::open_connections() const {
+    return impl_->open_count;
+}
 
 }  // namespace vantage::room

@@ -56,57 +56,63 @@ namespace vantage::room {
 using ConnectionId = std::uint64_t;  // never reused within a server's life; 0 is never an id
 
 struct RoomServerOptions {
-    std::string bind = "127.0.0.1";            // address to bind; "::" = all interfaces (dual stack)
-    std::uint16_t port = 8000;                 // 0: an ephemeral port (tests)
-    std::string web_root{};                    // static files come only from here (empty: no HTTP files, 404)
-    int tick_hz = 60;                          // on_tick rate, [1, 240]
-    std::size_t max_connections = 160;         // websocket connections; more are refused (HTTP 503)
-    std::size_t max_message_bytes = 4096;      // inbound websocket message, whole (read_message_max)
-    std::size_t max_queue_messages = 64;       // outbound queue per connection, [1, ...)
-    std::size_t max_queue_bytes = 1 << 20;     // outbound queue bytes per connection, [1, ...)
-    double max_inbound_per_s = 240;            // messages per second per connection (token bucket, burst =
-                                               // 1 s worth); excess messages are dropped and counted
-    double handshake_timeout_s = 5.0;          // seconds, > 0
-    double idle_timeout_s = 15.0;              // websocket idle, seconds (pings at half)
-    double http_timeout_s = 10.0;              // reading one HTTP request, seconds (slowloris)
-    double slow_reader_close_s = 5.0;          // a connection whose queue stays full this long is closed
-    std::string validate() const;              // empty when fine, else a message naming the field
+    std::string bind = "127.0.0.1";         // address to bind; "::" = all interfaces (dual stack)
+    std::uint16_t port = 8000;              // 0: an ephemeral port (tests)
+    std::string web_root{};                 // static files come only from here (empty: no HTTP files, 404)
+    int tick_hz = 60;                       // on_tick rate, [1, 240]
+    std::size_t max_connections = 160;      // websocket connections; more are refused (HTTP 503)
+    std::size_t max_message_bytes = 4096;   // inbound websocket message, whole (read_message_max)
+    std::size_t max_queue_messages = 64;    // outbound queue per connection, [1, ...)
+    std::size_t max_queue_bytes = 1 << 20;  // outbound queue bytes per connection, [1, ...)
+    double max_inbound_per_s = 240;         // messages per second per connection (token bucket, burst =
+                                            // 1 s worth); excess messages are dropped and counted
+    double handshake_timeout_s = 5.0;       // seconds, > 0
+    double idle_timeout_s = 15.0;           // websocket idle, seconds (pings at half)
+    double http_timeout_s = 10.0;           // reading one HTTP request, seconds (slowloris)
+    double slow_reader_close_s = 5.0;       // a connection whose queue stays full this long is closed
+    std::string validate() const;           // empty when fine, else a message naming the field
 };
 
-enum class SendResult { Queued, Dropped, Unknown };  // Dropped: queue full (counted); Unknown: no such
-                                                     // open connection (never opened, closed or closing)
+enum class SendResult {
+    Queued,
+    Dropped,
+    Unknown
+};  // Dropped: queue full (counted); Unknown: no such
+    // open connection (never opened, closed or closing)
 
 struct ConnectionStats {
-    std::uint64_t messages_out = 0, payload_bytes_out = 0, wire_bytes_out = 0;  // written to the socket;
-                                        // wire = payload + websocket frame header (2, 4 or 10 bytes unmasked)
+    std::uint64_t messages_out = 0, payload_bytes_out = 0,
+                  wire_bytes_out = 0;  // written to the socket;
+                                       // wire = payload + websocket frame header (2, 4 or 10 bytes unmasked)
     std::uint64_t messages_in = 0, payload_bytes_in = 0;  // delivered to on_message
-    std::uint64_t dropped_out = 0;  // queue full
-    std::uint64_t dropped_in = 0;   // rate limited
-    std::size_t queued_messages = 0, queued_bytes = 0;  // now, the write in flight included
+    std::uint64_t dropped_out = 0;                        // queue full
+    std::uint64_t dropped_in = 0;                         // rate limited
+    std::size_t queued_messages = 0, queued_bytes = 0;    // now, the write in flight included
 };
 
 struct ServerStats {
-    std::size_t connections = 0;     // open websocket connections (on_open fired, on_close not yet)
-    std::uint64_t accepted = 0;      // websocket connections opened
-    std::uint64_t refused = 0;       // upgrades refused: room full (503) or Origin mismatch (403)
-    std::uint64_t closed_slow = 0;   // closed because the outbound queue stayed full
+    std::size_t connections = 0;        // open websocket connections (on_open fired, on_close not yet)
+    std::uint64_t accepted = 0;         // websocket connections opened
+    std::uint64_t refused = 0;          // upgrades refused: room full (503) or Origin mismatch (403)
+    std::uint64_t closed_slow = 0;      // closed because the outbound queue stayed full
     std::uint64_t closed_protocol = 0;  // closed for a text message, an oversized message or a bad frame
     std::uint64_t http_requests = 0;    // HTTP requests read (upgrades included), malformed ones too
     std::uint64_t http_errors = 0;      // answered with 4xx/5xx, or malformed (400 and close)
     std::uint64_t ticks = 0;
-    double tick_late_ms_max = 0;     // how late on_tick fired against its absolute deadline
-    std::uint64_t tick_skips = 0;    // periods skipped because a tick was more than two periods late
+    double tick_late_ms_max = 0;   // how late on_tick fired against its absolute deadline
+    std::uint64_t tick_skips = 0;  // periods skipped because a tick was more than two periods late
 };
 
 class RoomHandler {  // every callback runs on the server's one thread, so no locking
 public:
     virtual ~RoomHandler() = default;
     virtual void on_open(ConnectionId id, std::string_view remote_address) = 0;  // "1.2.3.4:5678", "[::1]:5678"
-    virtual void on_message(ConnectionId id, std::span<const std::uint8_t> bytes) = 0;  // binary only; a text
-                                                                      // message closes the connection (1003)
+    virtual void on_message(ConnectionId id,
+                            std::span<const std::uint8_t> bytes) = 0;  // binary only; a text
+                                                                       // message closes the connection (1003)
     virtual void on_close(ConnectionId id) = 0;  // exactly once per on_open, whatever the reason (stop() too)
-    virtual void on_tick(double now_ms) = 0;  // monotonic ms since run() started (measured at wake-up);
-                                              // absolute deadlines start + n*period (integer ns), no drift
+    virtual void on_tick(double now_ms) = 0;     // monotonic ms since run() started (measured at wake-up);
+                                                 // absolute deadlines start + n*period (integer ns), no drift
 };
 
 class RoomServer {
@@ -121,12 +127,12 @@ public:
     void run();                  // blocks until stop(); handles SIGINT/SIGTERM itself (asio signal_set) when
                                  // enabled by set_handle_signals(true); on_close fires for every open connection
     void set_handle_signals(bool on);  // before run()
-    void stop();                 // thread-safe; also before run() (run() then returns at once)
+    void stop();                       // thread-safe; also before run() (run() then returns at once)
 
     // Only from handler callbacks (the server thread), or after run() returned:
     SendResult send(ConnectionId id, std::span<const std::uint8_t> bytes);
-    void close(ConnectionId id, std::string_view reason);  // websocket close 1008 with the reason text (<= 120
-                                                           // bytes), then on_close (later, never inside close())
+    void close(ConnectionId id, std::string_view reason);     // websocket close 1008 with the reason text (<= 120
+                                                              // bytes), then on_close (later, never inside close())
     ConnectionStats connection_stats(ConnectionId id) const;  // zeros for unknown
     ServerStats stats() const;
     std::size_t open_connections() const;

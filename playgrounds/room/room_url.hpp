@@ -11,9 +11,9 @@
 namespace vantage::room {
 
 struct RoomUrl {
-    std::string host;         // without brackets for IPv6
-    std::uint16_t port = 80;  // [1, 65535]
-    std::string path = "/";   // starts with '/', query kept
+    std::string host;                 // without brackets for IPv6
+    std::uint16_t port = 80;          // [1, 65535]
+    std::string path = "/";           // starts with '/', query kept
     std::string host_header() const;  // "host:port" ("[v6]:port"), as the Host header carries it
 };
 

@@ -26,8 +26,9 @@ namespace {
 
 int usage(const std::string& error) {
     std::fprintf(stderr, "vantage serve: %s\n", error.c_str());
-    std::fprintf(stderr,
-                 "usage: vantage serve horde [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] [--bind ADDR]\n");
+    std::fprintf(
+        stderr,
+        "usage: vantage serve horde [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] [--bind ADDR]\n");
     return 2;
 }
 
@@ -92,7 +93,7 @@ int main(int argc, char** argv) {
     if (!errors.empty()) return 2;
     if (std::string e = game.validate(); !e.empty()) return usage(e);
     net.tick_hz = game.tick_hz;
-    net.max_message_bytes = 16 * 1024;  // a truth query of kMaxTruthSample keys fits
+    net.max_message_bytes = 16 * 1024;                                // a truth query of kMaxTruthSample keys fits
     net.max_connections = static_cast<std::size_t>(game.seats) + 32;  // a full room still answers "full"
 
     game.teacher_token = room::random_token();
@@ -100,7 +101,8 @@ int main(int argc, char** argv) {
     for (const std::string& e : presets.errors) std::fprintf(stderr, "vantage serve: horde-room.ini %s\n", e.c_str());
     game.presets = presets.presets;
     const std::vector<std::string> addresses = lan ? room::lan_addresses() : std::vector<std::string>{};
-    const std::string url_host = !addresses.empty() ? addresses[0] : (net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind);
+    const std::string url_host =
+        !addresses.empty() ? addresses[0] : (net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind);
 
     room::HordeRoom horde(game);
     room::RoomServer server(net, horde);
@@ -113,17 +115,21 @@ int main(int argc, char** argv) {
     const std::string host = net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind;
     const std::string join_url = "http://" + url_host + ":" + std::to_string(port) + "/#horde/join";
     std::vector<std::string> class_urls;
-    for (const std::string& a : addresses) class_urls.push_back("http://" + a + ":" + std::to_string(port) + "/#horde/join");
+    for (const std::string& a : addresses)
+        class_urls.push_back("http://" + a + ":" + std::to_string(port) + "/#horde/join");
     if (class_urls.empty()) class_urls.push_back(join_url);
     horde.set_class_urls(class_urls, room::qr_modules(class_urls[0]));
     std::printf("Vantage room: http://%s:%u/#horde/join\n", host.c_str(), port);
     if (lan) {
         if (addresses.empty()) std::printf("  --lan: this machine has no LAN address (only loopback is reachable)\n");
-        for (const std::string& a : addresses) std::printf("Vantage room on the LAN: http://%s:%u/#horde/join\n", a.c_str(), port);
+        for (const std::string& a : addresses)
+            std::printf("Vantage room on the LAN: http://%s:%u/#horde/join\n", a.c_str(), port);
         if (!addresses.empty()) std::printf("%s", room::qr_terminal(class_urls[0]).c_str());
     }
-    std::printf("Teacher console: http://%s:%u/#horde/teach&token=%s  (keep it to yourself; students follow with #horde/follow)\n",
-                url_host.c_str(), port, game.teacher_token.c_str());
+    std::printf(
+        "Teacher console: http://%s:%u/#horde/teach&token=%s  (keep it to yourself; students follow with "
+        "#horde/follow)\n",
+        url_host.c_str(), port, game.teacher_token.c_str());
     std::printf("  %d seats, %d enemies, tick %d Hz; settings: %s\n", game.seats, game.settings.enemies, game.tick_hz,
                 game.describe().c_str());
     std::printf("  desktop: ./vantage play --desktop --join ws://%s:%u/ws    stop: Ctrl+C\n", host.c_str(),

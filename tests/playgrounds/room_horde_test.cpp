@@ -87,10 +87,13 @@ TEST(HordeRoom, BotsTakeSeatsInOrderAndSeeEachOther) {
     std::vector<std::unique_ptr<HordeBot>> bots;
     bots.push_back(bot(live.url, "ann"));
     bots.push_back(bot(live.url, "bob"));
-    ASSERT_TRUE(drive(bots, [&] {
-        return bots[0]->remote().roster().size() == 2 && bots[1]->remote().roster().size() == 2 &&
-               bots[0]->remote().frames() > 5 && bots[1]->remote().frames() > 5;
-    }, 5000ms));
+    ASSERT_TRUE(drive(
+        bots,
+        [&] {
+            return bots[0]->remote().roster().size() == 2 && bots[1]->remote().roster().size() == 2 &&
+                   bots[0]->remote().frames() > 5 && bots[1]->remote().frames() > 5;
+        },
+        5000ms));
     EXPECT_EQ(bots[0]->remote().seat(), 0u);
     EXPECT_EQ(bots[1]->remote().seat(), 1u);
     EXPECT_EQ(bots[0]->remote().seats(), 4u);
@@ -105,7 +108,8 @@ TEST(HordeRoom, AFullRoomRefusesWithTheReason) {
     std::vector<std::unique_ptr<HordeBot>> bots;
     bots.push_back(bot(live.url));
     bots.push_back(bot(live.url));
-    ASSERT_TRUE(drive(bots, [&] { return bots[1]->remote().status() == HordeRemote::Status::Refused; }, 3000ms));
+    ASSERT_TRUE(drive(
+        bots, [&] { return bots[1]->remote().status() == HordeRemote::Status::Refused; }, 3000ms));
     EXPECT_EQ(bots[1]->remote().reason(), "room is full (1 seats)");
     EXPECT_EQ(bots[0]->remote().status(), HordeRemote::Status::Joined);
 }
@@ -115,7 +119,8 @@ TEST(HordeRoom, APageFromOtherSourcesIsToldToReload) {
     RoomClient c;
     ASSERT_EQ(c.connect(live.url), "");
     ByteWriter w;
-    play::encode_hello(w, {.protocol = play::kRoomProtocol, .build = "someotherbuild", .playground = "horde", .name = "x"});
+    play::encode_hello(
+        w, {.protocol = play::kRoomProtocol, .build = "someotherbuild", .playground = "horde", .name = "x"});
     c.send(w.bytes());
     std::vector<std::uint8_t> msg;
     std::string reason;
@@ -140,13 +145,16 @@ TEST(HordeRoom, GarbageBeforeAndAfterTheHelloChangesNothing) {
     garbage.send(junk);  // not a hello: refused and closed
     std::vector<std::unique_ptr<HordeBot>> bots;
     bots.push_back(bot(live.url));
-    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > 10; }, 5000ms));
+    ASSERT_TRUE(drive(
+        bots, [&] { return bots[0]->remote().frames() > 10; }, 5000ms));
     // A seated client sending junk: counted, dropped, still served.
     bots[0]->socket().send(junk);
-    const std::vector<std::uint8_t> huge_claim = {0x51, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f};  // a truth query claiming 2^32 keys
+    const std::vector<std::uint8_t> huge_claim = {0x51, 0x01, 0xff, 0xff,
+                                                  0xff, 0xff, 0x0f};  // a truth query claiming 2^32 keys
     bots[0]->socket().send(huge_claim);
     const std::uint64_t before = bots[0]->remote().frames();
-    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > before + 10; }, 5000ms));
+    ASSERT_TRUE(drive(
+        bots, [&] { return bots[0]->remote().frames() > before + 10; }, 5000ms));
     EXPECT_EQ(bots[0]->remote().status(), HordeRemote::Status::Joined);
     for (int i = 0; i < 200 && garbage.connected(); ++i) {
         garbage.poll();
@@ -163,15 +171,18 @@ TEST(HordeRoom, AReconnectInheritsNothing) {
     LiveRoom live(small_room(2));
     std::vector<std::unique_ptr<HordeBot>> bots;
     bots.push_back(bot(live.url, "first"));
-    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > 20; }, 5000ms));
+    ASSERT_TRUE(drive(
+        bots, [&] { return bots[0]->remote().frames() > 20; }, 5000ms));
     bots[0]->leave();
     bots.clear();
     bots.push_back(bot(live.url, "second"));
-    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > 0; }, 5000ms));
+    ASSERT_TRUE(drive(
+        bots, [&] { return bots[0]->remote().frames() > 0; }, 5000ms));
     // The same seat, and the newcomer's first frame was a full baseline of the set: its
     // mirror agrees with the server from the first frame on, with nothing lost before it.
     EXPECT_EQ(bots[0]->remote().seat(), 0u);
-    ASSERT_TRUE(drive(bots, [&] { return bots[0]->remote().frames() > 5; }, 5000ms));
+    ASSERT_TRUE(drive(
+        bots, [&] { return bots[0]->remote().frames() > 5; }, 5000ms));
     EXPECT_TRUE(bots[0]->remote().client().agreed());
     EXPECT_EQ(bots[0]->remote().client().mirror().counters().divergences, 0u);
     live.stop();
@@ -202,10 +213,13 @@ struct Console {
 template <class Done>
 bool drive_all(std::vector<std::unique_ptr<HordeBot>>& bots, std::vector<Console*> consoles, Done&& done,
                std::chrono::milliseconds limit) {
-    return drive(bots, [&] {
-        for (Console* c : consoles) c->update();
-        return done();
-    }, limit);
+    return drive(
+        bots,
+        [&] {
+            for (Console* c : consoles) c->update();
+            return done();
+        },
+        limit);
 }
 
 HordeRoomOptions class_room() {
@@ -221,22 +235,28 @@ TEST(HordeClassroom, ATeacherSeesEverySeatAndChangesOneSeatsLoss) {
     bots.push_back(bot(live.url, "ann"));
     bots.push_back(bot(live.url, "bob"));
     Console teacher(live.url, play::ClassClient::Role::Teacher, "sesame");
-    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] {
-        const auto& rows = teacher.client.table().rows;
-        return rows.size() == 2 && rows[0].meters.rtt_ms > 0 && rows[1].meters.rtt_ms > 0;
-    }, 6000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher},
+        [&] {
+            const auto& rows = teacher.client.table().rows;
+            return rows.size() == 2 && rows[0].meters.rtt_ms > 0 && rows[1].meters.rtt_ms > 0;
+        },
+        6000ms));
     EXPECT_EQ(teacher.client.info().urls.at(0), "http://192.0.2.9:8000/#horde/join");
     EXPECT_EQ(teacher.client.table().rows[1].name, "bob");
     const std::uint64_t ann_lost = bots[0]->remote().frames_lost();
-    teacher.command({.kind = play::CommandMessage::Kind::Impair, .seat = 1, .loss_pct = 30, .latency_ms = 30,
-                     .jitter_ms = 0});
-    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return bots[1]->remote().frames_lost() > 5; }, 6000ms));
+    teacher.command(
+        {.kind = play::CommandMessage::Kind::Impair, .seat = 1, .loss_pct = 30, .latency_ms = 30, .jitter_ms = 0});
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher}, [&] { return bots[1]->remote().frames_lost() > 5; }, 6000ms));
     EXPECT_EQ(bots[0]->remote().frames_lost(), ann_lost) << "the other seat's link changed too";
-    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return teacher.client.table().rows[1].loss_pct == 30.0; }, 2000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher}, [&] { return teacher.client.table().rows[1].loss_pct == 30.0; }, 2000ms));
     EXPECT_EQ(teacher.client.table().rows[0].loss_pct, 0.0);
     // The room's strategy: naive recovery for everyone.
     teacher.command({.kind = play::CommandMessage::Kind::Strategy, .recovery = false, .theta = 0, .view_radius = 420});
-    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return !teacher.client.table().recovery; }, 2000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher}, [&] { return !teacher.client.table().recovery; }, 2000ms));
 }
 
 TEST(HordeClassroom, AStudentCannotChangeTheRoom) {
@@ -244,14 +264,17 @@ TEST(HordeClassroom, AStudentCannotChangeTheRoom) {
     std::vector<std::unique_ptr<HordeBot>> bots;
     bots.push_back(bot(live.url, "eve"));
     Console teacher(live.url, play::ClassClient::Role::Teacher, "sesame");
-    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return teacher.client.table().rows.size() == 1; }, 5000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher}, [&] { return teacher.client.table().rows.size() == 1; }, 5000ms));
     ClientSocketTransport student(bots[0]->socket());
     play::CommandMessage loss_for_all;
     loss_for_all.loss_pct = 40;
     bots[0]->remote().send_command(student, now_ms(), loss_for_all);
-    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return !bots[0]->remote().last_error().empty(); }, 5000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher}, [&] { return !bots[0]->remote().last_error().empty(); }, 5000ms));
     EXPECT_EQ(bots[0]->remote().last_error(), "only the teacher can change room settings");
-    drive_all(bots, {&teacher}, [] { return false; }, 700ms);
+    drive_all(
+        bots, {&teacher}, [] { return false; }, 700ms);
     EXPECT_EQ(teacher.client.table().rows[0].loss_pct, 0.0);
     live.stop();
     EXPECT_EQ(live.room.refused_commands(), 1u);
@@ -261,7 +284,8 @@ TEST(HordeClassroom, AWrongTokenIsRefused) {
     LiveRoom live(class_room());
     std::vector<std::unique_ptr<HordeBot>> bots;
     Console intruder(live.url, play::ClassClient::Role::Teacher, "guess");
-    ASSERT_TRUE(drive_all(bots, {&intruder}, [&] { return intruder.client.status() == play::ClassClient::Status::Refused; }, 3000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&intruder}, [&] { return intruder.client.status() == play::ClassClient::Status::Refused; }, 3000ms));
     EXPECT_EQ(intruder.client.reason(), "wrong teacher token (the one ./vantage serve printed)");
 }
 
@@ -270,15 +294,21 @@ TEST(HordeClassroom, FollowersGetTheTeachersLink) {
     std::vector<std::unique_ptr<HordeBot>> bots;
     Console teacher(live.url, play::ClassClient::Role::Teacher, "sesame");
     Console follower(live.url, play::ClassClient::Role::Follower);
-    ASSERT_TRUE(drive_all(bots, {&teacher, &follower}, [&] { return teacher.client.status() == play::ClassClient::Status::Open; }, 3000ms));
-    drive_all(bots, {&teacher, &follower}, [] { return false; }, 200ms);  // the follower's hello lands first
-    teacher.command({.kind = play::CommandMessage::Kind::Link, .text = "#netcode/preset=prediction-hides-the-round-trip"});
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher, &follower}, [&] { return teacher.client.status() == play::ClassClient::Status::Open; },
+        3000ms));
+    drive_all(
+        bots, {&teacher, &follower}, [] { return false; }, 200ms);  // the follower's hello lands first
+    teacher.command(
+        {.kind = play::CommandMessage::Kind::Link, .text = "#netcode/preset=prediction-hides-the-round-trip"});
     std::string link;
-    ASSERT_TRUE(drive_all(bots, {&teacher, &follower}, [&] { return follower.client.take_link(link); }, 3000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher, &follower}, [&] { return follower.client.take_link(link); }, 3000ms));
     EXPECT_EQ(link, "#netcode/preset=prediction-hides-the-round-trip");
     // A follower that arrives later is sent the newest link at once.
     Console late(live.url, play::ClassClient::Role::Follower);
-    ASSERT_TRUE(drive_all(bots, {&late}, [&] { return late.client.take_link(link); }, 3000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&late}, [&] { return late.client.take_link(link); }, 3000ms));
     EXPECT_EQ(link, "#netcode/preset=prediction-hides-the-round-trip");
 }
 
@@ -297,17 +327,20 @@ TEST(HordeClassroom, EveryRoomPresetIsValidAndARunChangesTheWholeRoom) {
     std::vector<std::unique_ptr<HordeBot>> bots;
     bots.push_back(bot(live.url, "ann"));
     Console teacher(live.url, play::ClassClient::Role::Teacher, "sesame");
-    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return teacher.client.table().rows.size() == 1; }, 5000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher}, [&] { return teacher.client.table().rows.size() == 1; }, 5000ms));
     play::CommandMessage run;
     run.kind = play::CommandMessage::Kind::Preset;
     run.text = "loss-without-recovery";
     teacher.command(run);
-    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return teacher.client.table().preset == "loss-without-recovery"; }, 3000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher}, [&] { return teacher.client.table().preset == "loss-without-recovery"; }, 3000ms));
     EXPECT_FALSE(teacher.client.table().recovery);
     EXPECT_EQ(teacher.client.table().rows[0].loss_pct, 25.0);
     run.text = "no-such-preset";
     teacher.command(run);
-    ASSERT_TRUE(drive_all(bots, {&teacher}, [&] { return !teacher.client.last_error().empty(); }, 3000ms));
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher}, [&] { return !teacher.client.last_error().empty(); }, 3000ms));
     EXPECT_EQ(teacher.client.last_error(), "no room preset 'no-such-preset'");
 }
 
@@ -321,10 +354,12 @@ TEST(HordeRoom, ThirtyTwoBotsUnderLossConvergeAndEveryByteIsCounted) {
     LiveRoom live(o);
     std::vector<std::unique_ptr<HordeBot>> bots;
     for (int i = 0; i < 32; ++i) bots.push_back(bot(live.url));
-    drive(bots, [] { return false; }, 15000ms);
+    drive(
+        bots, [] { return false; }, 15000ms);
     // Drain: nothing new is sent, what is in flight arrives.
     live.room.set_quiet(true);
-    drive(bots, [] { return false; }, 600ms);
+    drive(
+        bots, [] { return false; }, 600ms);
     for (std::size_t i = 0; i < bots.size(); ++i) {
         const HordeRemote& r = bots[i]->remote();
         ASSERT_EQ(r.status(), HordeRemote::Status::Joined) << i << ": " << r.reason();
@@ -341,8 +376,8 @@ TEST(HordeRoom, ThirtyTwoBotsUnderLossConvergeAndEveryByteIsCounted) {
         const HordeRemote& r = bots[i]->remote();
         const HordeSeatReport& s = reports[r.seat()];
         ASSERT_EQ(s.seat, r.seat());
-        EXPECT_EQ(r.frame_bytes(), s.frame_socket_bytes) << i;    // frames: the encoder's bytes, all delivered
-        EXPECT_EQ(r.bytes_down(), s.socket_payload_bytes) << i;   // every message the socket carried
+        EXPECT_EQ(r.frame_bytes(), s.frame_socket_bytes) << i;   // frames: the encoder's bytes, all delivered
+        EXPECT_EQ(r.bytes_down(), s.socket_payload_bytes) << i;  // every message the socket carried
         EXPECT_GE(s.socket_wire_bytes, s.socket_payload_bytes + 2 * s.socket_messages) << i;
         EXPECT_LE(s.socket_wire_bytes, s.socket_payload_bytes + 4 * s.socket_messages) << i;
         EXPECT_GT(s.frames_lost, 0u) << i;

@@ -143,10 +143,12 @@ std::string http_exchange(std::uint16_t port, std::string_view request) {
 
 std::string get(std::uint16_t port, std::string_view target, std::string_view extra_headers = "") {
     return http_exchange(port, "GET " + std::string(target) + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
-                              std::string(extra_headers) + "\r\n");
+                                   std::string(extra_headers) + "\r\n");
 }
 
-std::string status_line(const std::string& response) { return response.substr(0, response.find("\r\n")); }
+std::string status_line(const std::string& response) {
+    return response.substr(0, response.find("\r\n"));
+}
 
 std::string header(const std::string& response, std::string_view name) {  // value of the first match
     const std::string key = "\r\n" + std::string(name) + ": ";
@@ -191,10 +193,18 @@ protected:
     }
     std::string url() const { return "ws://127.0.0.1:" + std::to_string(port_) + "/ws"; }
     std::string host() const { return "127.0.0.1:" + std::to_string(port_); }
-    std::size_t opened() const { return handler_.with([&] { return handler_.opened.size(); }); }
-    std::size_t closed() const { return handler_.with([&] { return handler_.closed.size(); }); }
-    ServerStats stats() const { return handler_.with([&] { return handler_.stats; }); }
-    std::size_t ticks() const { return handler_.with([&] { return handler_.tick_ms.size(); }); }
+    std::size_t opened() const {
+        return handler_.with([&] { return handler_.opened.size(); });
+    }
+    std::size_t closed() const {
+        return handler_.with([&] { return handler_.closed.size(); });
+    }
+    ServerStats stats() const {
+        return handler_.with([&] { return handler_.stats; });
+    }
+    std::size_t ticks() const {
+        return handler_.with([&] { return handler_.tick_ms.size(); });
+    }
     bool receive(RoomClient& c, std::vector<std::uint8_t>& out, std::chrono::milliseconds limit = 3000ms) {
         return wait_for(
             [&] {
@@ -442,7 +452,8 @@ TEST_F(RoomServerTest, OriginMustMatchHost) {
 
 TEST_F(RoomServerTest, TicksSixtyTimesASecond) {
     start({.tick_hz = 60});
-    ASSERT_TRUE(wait_for([&] { return handler_.with([&] { return !handler_.tick_ms.empty() && handler_.tick_ms.back() > 1005; }); }));
+    ASSERT_TRUE(wait_for(
+        [&] { return handler_.with([&] { return !handler_.tick_ms.empty() && handler_.tick_ms.back() > 1005; }); }));
     const auto counted = handler_.with([&] {
         std::size_t n = 0;
         for (const double t : handler_.tick_ms) n += t <= 1005.0;
@@ -521,7 +532,8 @@ TEST_F(RoomStaticFilesTest, HeadHasLengthButNoBodyAndPostIs405) {
 }
 
 TEST_F(RoomStaticFilesTest, RefusesTraversalEncodedTraversalAndNul) {
-    for (const char* target : {"/../x", "/%2e%2e/x", "/%2E%2E%2Fx", "/sub/../../x", "//etc/passwd", "/index.html%00.txt"}) {
+    for (const char* target :
+         {"/../x", "/%2e%2e/x", "/%2E%2E%2Fx", "/sub/../../x", "//etc/passwd", "/index.html%00.txt"}) {
         const std::string r = get(port_, target);
         EXPECT_EQ(status_line(r).substr(0, 12), "HTTP/1.1 403") << target << "\n" << r;
         EXPECT_EQ(r.find("one level up"), std::string::npos) << target;

@@ -36,10 +36,9 @@ TEST(RoomUrl, RefusesBadInputWithAMessageAndLeavesTheOutputAlone) {
         const char* text;
         const char* message_part;
     } cases[] = {
-        {"http://x/ws", "ws://"},      {"wss://x/ws", "TLS"},        {"ws://", "no host"},
-        {"ws://:80/ws", "no host"},    {"ws://x:0/ws", "port"},      {"ws://x:65536/ws", "port"},
-        {"ws://x:12ab/ws", "port"},    {"ws://x:/ws", "port"},       {"ws://[::1/ws", "]"},
-        {"ws://u@x/ws", "user info"},  {"ws://x/w s", "space"},      {"ws://x/ws#f", "fragment"},
+        {"http://x/ws", "ws://"}, {"wss://x/ws", "TLS"},        {"ws://", "no host"},       {"ws://:80/ws", "no host"},
+        {"ws://x:0/ws", "port"},  {"ws://x:65536/ws", "port"},  {"ws://x:12ab/ws", "port"}, {"ws://x:/ws", "port"},
+        {"ws://[::1/ws", "]"},    {"ws://u@x/ws", "user info"}, {"ws://x/w s", "space"},    {"ws://x/ws#f", "fragment"},
     };
     for (const auto& c : cases) {
         RoomUrl url;

@@ -16,7 +16,9 @@
 namespace vantage::play {
 namespace {
 
-Bytes bytes_of(const ByteWriter& w) { return Bytes(w.bytes().begin(), w.bytes().end()); }
+Bytes bytes_of(const ByteWriter& w) {
+    return Bytes(w.bytes().begin(), w.bytes().end());
+}
 
 TEST(RoomWire, HelloRoundTripsAndHasGoldenBytes) {
     ByteWriter w;
@@ -100,7 +102,8 @@ TEST(RoomWire, ServerOnlyTypesAndTrailingBytesAreRefused) {
 }
 
 TEST(RoomWire, WelcomeRoundTripsAndRefusesASeatOutsideTheRoom) {
-    const WelcomeMessage w0{.build = "b", .playground = "horde", .seat = 2, .seats = 4, .tick_hz = 60, .settings = "enemies=3000"};
+    const WelcomeMessage w0{
+        .build = "b", .playground = "horde", .seat = 2, .seats = 4, .tick_hz = 60, .settings = "enemies=3000"};
     ByteWriter w;
     encode_welcome(w, w0);
     WelcomeMessage out;
@@ -178,10 +181,15 @@ TEST(RoomWire, CommandsRoundTripAndRefuseValuesOutsideTheirRanges) {
 }
 
 TEST(RoomWire, SeatTableAndClassInfoRoundTrip) {
-    SeatTableMessage t{.server_ms = 1234, .recovery = false, .theta = 1.5, .view_radius = 420, .preset = "clean-link", .rows = {}};
-    t.rows.push_back({.seat = 2, .name = "bob", .meters = {.rtt_ms = 81.5, .down_kib_s = 9.75, .frames_lost = 3,
-                                                           .phantoms = -1, .err_mean_px = 1.25},
-                      .loss_pct = 30, .latency_ms = 30, .jitter_ms = 0});
+    SeatTableMessage t{
+        .server_ms = 1234, .recovery = false, .theta = 1.5, .view_radius = 420, .preset = "clean-link", .rows = {}};
+    t.rows.push_back(
+        {.seat = 2,
+         .name = "bob",
+         .meters = {.rtt_ms = 81.5, .down_kib_s = 9.75, .frames_lost = 3, .phantoms = -1, .err_mean_px = 1.25},
+         .loss_pct = 30,
+         .latency_ms = 30,
+         .jitter_ms = 0});
     ByteWriter w;
     encode_seat_table(w, t);
     SeatTableMessage out;
@@ -215,11 +223,19 @@ TEST(RoomWire, SanitizedNamesArePrintableShortAndNeverEmpty) {
 Bytes valid_client_message(XorShift& rng) {
     ByteWriter w;
     switch (rng.below(7)) {
-        case 0: encode_hello(w, {.build = "abc", .playground = "horde", .name = "n" + std::to_string(rng.below(1000))}); break;
-        case 4: encode_report(w, {.rtt_ms = rng.range(0, 500), .down_kib_s = rng.range(0, 50), .frames_lost = rng.below(100),
-                                  .phantoms = rng.chance(0.5f) ? -1.0 : rng.range(0, 20), .err_mean_px = rng.range(0, 9)});
+        case 0:
+            encode_hello(w, {.build = "abc", .playground = "horde", .name = "n" + std::to_string(rng.below(1000))});
             break;
-        case 5: encode_teacher_hello(w, {.build = "abc", .token = "0123abcd"}); break;
+        case 4:
+            encode_report(w, {.rtt_ms = rng.range(0, 500),
+                              .down_kib_s = rng.range(0, 50),
+                              .frames_lost = rng.below(100),
+                              .phantoms = rng.chance(0.5f) ? -1.0 : rng.range(0, 20),
+                              .err_mean_px = rng.range(0, 9)});
+            break;
+        case 5:
+            encode_teacher_hello(w, {.build = "abc", .token = "0123abcd"});
+            break;
         case 6: {
             CommandMessage c;
             c.kind = static_cast<CommandMessage::Kind>(1 + rng.below(5));
@@ -237,7 +253,9 @@ Bytes valid_client_message(XorShift& rng) {
                              .autopilot = rng.chance(0.3f),
                              .direction = {rng.range(-1, 1), rng.range(-1, 1)}});
             break;
-        case 2: encode_ping(w, rng.below(1u << 30)); break;
+        case 2:
+            encode_ping(w, rng.below(1u << 30));
+            break;
         default: {
             TruthQueryMessage q{.id = static_cast<std::uint32_t>(rng.below(100)), .keys = {}};
             std::uint32_t index = static_cast<std::uint32_t>(rng.below(40));
@@ -271,20 +289,40 @@ TEST(RoomWire, ServerMessageDecodersSurviveARandomAndMutatedCorpus) {
         XorShift rng(mix64(seed));
         ByteWriter w;
         switch (rng.below(7)) {
-            case 0: encode_welcome(w, {.build = "b", .playground = "horde", .seat = 1, .seats = 8, .tick_hz = 60, .settings = "a=1"}); break;
-            case 4: encode_error(w, "only the teacher can change room settings"); break;
-            case 5: encode_link(w, "#netcode/seed=5&paused=1"); break;
+            case 0:
+                encode_welcome(
+                    w, {.build = "b", .playground = "horde", .seat = 1, .seats = 8, .tick_hz = 60, .settings = "a=1"});
+                break;
+            case 4:
+                encode_error(w, "only the teacher can change room settings");
+                break;
+            case 5:
+                encode_link(w, "#netcode/seed=5&paused=1");
+                break;
             case 6: {
-                SeatTableMessage t{.server_ms = rng.below(100000), .recovery = true, .theta = 1.5, .view_radius = 420, .preset = "", .rows = {}};
+                SeatTableMessage t{.server_ms = rng.below(100000),
+                                   .recovery = true,
+                                   .theta = 1.5,
+                                   .view_radius = 420,
+                                   .preset = "",
+                                   .rows = {}};
                 for (std::uint64_t i = 0, n = rng.below(4); i < n; ++i) {
-                    t.rows.push_back({.seat = static_cast<std::uint32_t>(i), .name = "s", .meters = {}, .loss_pct = 10,
-                                      .latency_ms = 30, .jitter_ms = 5});
+                    t.rows.push_back({.seat = static_cast<std::uint32_t>(i),
+                                      .name = "s",
+                                      .meters = {},
+                                      .loss_pct = 10,
+                                      .latency_ms = 30,
+                                      .jitter_ms = 5});
                 }
                 encode_seat_table(w, t);
                 break;
             }
-            case 1: encode_refuse(w, "room is full"); break;
-            case 2: encode_pong(w, {.client_ms = rng.below(1000), .server_ms = rng.below(100000)}); break;
+            case 1:
+                encode_refuse(w, "room is full");
+                break;
+            case 2:
+                encode_pong(w, {.client_ms = rng.below(1000), .server_ms = rng.below(100000)});
+                break;
             default: {
                 const std::vector<std::uint8_t> alive = {1, 0, 1};
                 const std::vector<Vec2> positions = {{rng.range(0, 3000), 5.0f}, {1.0f, 2.0f}};

@@ -19,14 +19,19 @@ inline void mutate(Bytes& b, XorShift& rng) {
     for (int e = 0; e < edits; ++e) {
         switch (rng.below(6)) {
             case 0:
-                if (!b.empty()) b[static_cast<std::size_t>(rng.below(b.size()))] ^= static_cast<std::uint8_t>(1u << rng.below(8));
+                if (!b.empty())
+                    b[static_cast<std::size_t>(rng.below(b.size()))] ^= static_cast<std::uint8_t>(1u << rng.below(8));
                 break;
             case 1:
-                if (!b.empty()) b[static_cast<std::size_t>(rng.below(b.size()))] = static_cast<std::uint8_t>(rng.next());
+                if (!b.empty())
+                    b[static_cast<std::size_t>(rng.below(b.size()))] = static_cast<std::uint8_t>(rng.next());
                 break;
-            case 2: b.resize(static_cast<std::size_t>(rng.below(b.size() + 1))); break;
+            case 2:
+                b.resize(static_cast<std::size_t>(rng.below(b.size() + 1)));
+                break;
             case 3:
-                for (std::uint64_t i = 0, n = 1 + rng.below(8); i < n; ++i) b.push_back(static_cast<std::uint8_t>(rng.next()));
+                for (std::uint64_t i = 0, n = 1 + rng.below(8); i < n; ++i)
+                    b.push_back(static_cast<std::uint8_t>(rng.next()));
                 break;
             case 4:
                 if (b.size() > 2) {

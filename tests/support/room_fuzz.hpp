@@ -39,13 +39,19 @@ inline bool fuzz_client_message(std::span<const std::uint8_t> bytes) {
                        "an input direction outside [-1, 1]");
             encode_input(w, m.input);
             break;
-        case RoomMessage::Ping: encode_ping(w, m.ping_ms); break;
-        case RoomMessage::Report: encode_report(w, m.report); break;
+        case RoomMessage::Ping:
+            encode_ping(w, m.ping_ms);
+            break;
+        case RoomMessage::Report:
+            encode_report(w, m.report);
+            break;
         case RoomMessage::TeacherHello:
             fuzz_check(printable(m.teacher.token, kMaxTokenBytes), "a token not printable or too long");
             encode_teacher_hello(w, m.teacher);
             break;
-        case RoomMessage::FollowHello: encode_follow_hello(w, m.follow.protocol, m.follow.build); break;
+        case RoomMessage::FollowHello:
+            encode_follow_hello(w, m.follow.protocol, m.follow.build);
+            break;
         case RoomMessage::Command:
             if (m.command.kind == CommandMessage::Kind::Impair) {
                 fuzz_check(m.command.loss_pct >= 0 && m.command.loss_pct <= 40 && m.command.latency_ms <= 400 &&
@@ -64,7 +70,8 @@ inline bool fuzz_client_message(std::span<const std::uint8_t> bytes) {
             fuzz_check(ascending_slot_keys(m.truth_query.keys), "truth query keys not ascending SlotKeys");
             encode_truth_query(w, m.truth_query);
             break;
-        default: fuzz_fail("decode_client_message accepted a server-only type");
+        default:
+            fuzz_fail("decode_client_message accepted a server-only type");
     }
     fuzz_check(w.ok() && std::equal(w.bytes().begin(), w.bytes().end(), bytes.begin(), bytes.end()),
                "an accepted client message does not re-encode to its bytes");
@@ -77,7 +84,8 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
     bool any = false;
     WelcomeMessage welcome;
     if (decode_welcome(bytes, welcome) == WireError::None) {
-        fuzz_check(welcome.seat < welcome.seats && printable(welcome.settings, kMaxSettingsBytes), "a bad welcome accepted");
+        fuzz_check(welcome.seat < welcome.seats && printable(welcome.settings, kMaxSettingsBytes),
+                   "a bad welcome accepted");
         any = true;
     }
     std::string reason;
