@@ -11,25 +11,6 @@ namespace {
 
 constexpr Vec2 kArenaCenter{kArenaSize * 0.5f, kArenaSize * 0.5f};
 constexpr int kTreeDepth = 10;
-constexpr double kScriptStep = 0.03;  // the player's autopilot: angle per tick, radians
-constexpr float kCoreFraction = 0.22f;  // pellets are swallowed within this fraction of the radius
-
-// Rounds to a fixed binary grid so that a last-ulp difference between platforms' log, sin
-// and cos (glibc against Emscripten's musl) cannot reach the simulation.
-float snap(double v, double steps) { return static_cast<float>(std::round(v * steps) / steps); }
-
-Vec2 clamp_length(Vec2 v, float max_len) {
-    const float len2 = v.length_squared();
-    if (len2 <= max_len * max_len) return v;
-    return v * (max_len / std::sqrt(len2));
-}
-
-Vec2 direction_to(Vec2 from, Vec2 to) {
-    const Vec2 d = to - from;
-    const float len2 = d.length_squared();
-    return len2 > 1e-6f ? d * (1.0f / std::sqrt(len2)) : Vec2{};
-}
-
 const char* lane_name(LaneKind kind) {
     switch (kind) {
         case LaneKind::Full: return "full";
@@ -140,14 +121,7 @@ BlackholeSim::BlackholeSim() {
     blackhole_schema().bind(settings_, params_, [this] { apply_link_options(); });
 }
 
-float BlackholeSim::effective_mass(float mass) {
-    // The reference's uncapped curve; snapped so every platform's log agrees.
-    return snap(400.0 * std::log1p(static_cast<double>(std::max(mass, 0.0f)) / 400.0), 1024.0);
-}
-
-float BlackholeSim::hole_radius(const Hole& h) const { return 6.0f + 2.4f * std::sqrt(effective_mass(h.mass)); }
-
-void BlackholeSim::steer(Vec2 direction) { steer_ = clamp_length(direction, 1.0f); }
+void BlackholeSim::steer(Vec2 direction) { steer_ = direction; }
 
 void BlackholeSim::apply_link_options() {
     const LossyLinkOptions o{.latency_ms = settings_.latency_ms,
@@ -160,38 +134,12 @@ void BlackholeSim::apply_link_options() {
 
 void BlackholeSim::reset(std::uint64_t seed) {
     assert(settings_.validate().empty() && "BlackholeSim: settings out of range (see validate())");
-    rng_ = XorShift(mix64(seed ^ 0x626c61636b686f6cULL));
-    time_s_ = 0.0;
+    world_ = BlackholeWorld({.seed = seed, .holes = settings_.holes, .pellets = settings_.pellets});
     next_send_s_ = 0.0;
     next_measure_s_ = kMeasureEveryS;
     field_probe_due_ = false;
-    script_angle_ = 0.0;
     steer_ = {};
-    swallowed_ = 0;
-
-    const auto hole_count = static_cast<std::size_t>(std::clamp(settings_.holes, 2, static_cast<int>(kMaxHoles)));
-    holes_.assign(hole_count, Hole{});
-    for (Hole& h : holes_) {
-        h.position = {rng_.range(200.0f, 2800.0f), rng_.range(200.0f, 2800.0f)};
-        h.target = {rng_.range(150.0f, 2850.0f), rng_.range(150.0f, 2850.0f)};
-        h.retarget_at_s = rng_.range(3.0f, 9.0f);
-    }
-    sources_.clear();
-    source_ids_.clear();
-    for (std::size_t i = 0; i < holes_.size(); ++i) {
-        sources_.push_back({holes_[i].position.x, holes_[i].position.y, effective_mass(holes_[i].mass)});
-        source_ids_.push_back(static_cast<std::uint8_t>(i));
-    }
-
-    const auto pellet_count = static_cast<std::size_t>(std::clamp(settings_.pellets, 1, 65536));
-    pellet_pos_.resize(pellet_count);
-    pellet_vel_.resize(pellet_count);
-    respawned_.assign(pellet_count, 0);
-    respawn_list_.clear();
-    for (std::size_t i = 0; i < pellet_count; ++i) {
-        pellet_pos_[i] = {rng_.range(0.0f, kArenaSize), rng_.range(0.0f, kArenaSize)};
-        pellet_vel_[i] = {rng_.range(-20.0f, 20.0f), rng_.range(-20.0f, 20.0f)};
-    }
+    const std::size_t hole_count = world_.holes().size();
 
     // Every lane's clients share one link seed per client, so the lanes see the same losses
     // and differ only by strategy. The downstream seed keeps the playground's own derivation
@@ -199,7 +147,7 @@ void BlackholeSim::reset(std::uint64_t seed) {
     // loss and jitter draws. Nothing is sent upstream yet, so that link's seed is the kit's.
     const int clients = std::clamp(settings_.clients, 1, static_cast<int>(hole_count));
     // The welcome: a client joins holding the world's pellets exactly (not metered).
-    const BlackholeClientHalf welcome(pellet_field_, pellet_pos_, pellet_vel_);
+    const BlackholeClientHalf welcome(world_.pellet_field(), world_.pellet_positions(), world_.pellet_velocities());
     lanes_.clear();
     for (LaneKind kind : {LaneKind::Full, LaneKind::Culled, LaneKind::Aggregated}) {
         Lane lane;
@@ -220,147 +168,29 @@ void BlackholeSim::reset(std::uint64_t seed) {
 void BlackholeSim::step(double dt_s) {
     assert(dt_s > 0.0 && "BlackholeSim::step: dt must be positive");
     const auto dt = static_cast<float>(dt_s);
-    time_s_ += dt_s;
     {
         PhaseScope phase(profiler_, "world");
-        step_holes(dt);
-        step_pellets(dt);
+        world_.control(0, settings_.autopilot ? World::Control::Circle : World::Control::Steered, steer_);
+        world_.step(dt_s);
     }
-    if (time_s_ >= next_send_s_) {
+    const double time_s = world_.time_s();
+    if (time_s >= next_send_s_) {
         send_round();
         const double interval = 1.0 / std::clamp(settings_.send_hz, 1.0, 60.0);
-        next_send_s_ = std::max(next_send_s_ + interval, time_s_ - interval);
+        next_send_s_ = std::max(next_send_s_ + interval, time_s - interval);
     }
     {
         PhaseScope phase(profiler_, "client");
         for (Lane& lane : lanes_) receive_and_integrate(lane, dt);
     }
-    if (time_s_ >= next_measure_s_) {
+    if (time_s >= next_measure_s_) {
         PhaseScope phase(profiler_, "measure");
         measure();
         next_measure_s_ += kMeasureEveryS;
     }
-    const double now_ms = time_s_ * 1000.0;
+    const double now_ms = time_s * 1000.0;
     for (Lane& lane : lanes_) {
         for (Reading* r : lane.readings()) r->elapsed(now_ms);
-    }
-}
-
-void BlackholeSim::step_holes(float dt) {
-    for (std::size_t i = 0; i < holes_.size(); ++i) {
-        Hole& h = holes_[i];
-        if (!h.alive) {
-            if (time_s_ < h.respawn_at_s) continue;
-            // Respawn at the best of a few seeded candidates: the one farthest from every
-            // living hole, so a respawn does not land in a fight.
-            Vec2 best{};
-            float best_d2 = -1.0f;
-            for (int k = 0; k < 8; ++k) {
-                const Vec2 p{rng_.range(200.0f, 2800.0f), rng_.range(200.0f, 2800.0f)};
-                float nearest = 1e30f;
-                for (const Hole& o : holes_) {
-                    if (o.alive) nearest = std::min(nearest, (o.position - p).length_squared());
-                }
-                if (nearest > best_d2) {
-                    best_d2 = nearest;
-                    best = p;
-                }
-            }
-            h = Hole{};
-            h.position = best;
-            h.target = {rng_.range(150.0f, 2850.0f), rng_.range(150.0f, 2850.0f)};
-            h.retarget_at_s = time_s_ + rng_.range(3.0f, 9.0f);
-        }
-        Vec2 input;
-        if (i == 0) {
-            if (settings_.autopilot) {
-                script_angle_ += kScriptStep;
-                input = {snap(std::cos(script_angle_), 65536.0), snap(std::sin(script_angle_), 65536.0)};
-            } else {
-                input = steer_;
-            }
-        } else {
-            if (time_s_ >= h.retarget_at_s || (h.target - h.position).length_squared() < 60.0f * 60.0f) {
-                h.target = {rng_.range(150.0f, 2850.0f), rng_.range(150.0f, 2850.0f)};
-                h.retarget_at_s = time_s_ + rng_.range(3.0f, 9.0f);
-            }
-            input = direction_to(h.position, h.target);
-        }
-        // sources_ still holds last tick's holes, so every hole reacts to the same snapshot
-        // (a hole's own entry sits on it and pulls nothing, thanks to the softening).
-        const Vec2 pull = clamp_length(hole_field_.at(h.position, std::span<const WeightedPoint>(sources_)),
-                                       kHolePullCap);
-        h.velocity = input * kHoleSpeed + pull;
-        const float r = hole_radius(h);
-        h.position += h.velocity * dt;
-        h.position.x = std::clamp(h.position.x, r, kArenaSize - r);
-        h.position.y = std::clamp(h.position.y, r, kArenaSize - r);
-    }
-    // Contact drains both holes and pushes them apart; a hole drained to nothing respawns.
-    for (std::size_t i = 0; i < holes_.size(); ++i) {
-        for (std::size_t j = i + 1; j < holes_.size(); ++j) {
-            Hole& a = holes_[i];
-            Hole& b = holes_[j];
-            if (!a.alive || !b.alive) continue;
-            const Vec2 d = b.position - a.position;
-            const float reach = hole_radius(a) + hole_radius(b);
-            const float dist2 = d.length_squared();
-            if (dist2 >= reach * reach) continue;
-            const float dist = std::sqrt(dist2);
-            const Vec2 normal = dist > 1e-3f ? d * (1.0f / dist) : Vec2{1.0f, 0.0f};
-            const Vec2 push = normal * ((reach - dist) * 0.5f);
-            a.position -= push;
-            b.position += push;
-            a.mass -= kContactDrain * dt;
-            b.mass -= kContactDrain * dt;
-        }
-    }
-    sources_.clear();
-    source_ids_.clear();
-    for (std::size_t i = 0; i < holes_.size(); ++i) {
-        Hole& h = holes_[i];
-        if (h.alive && h.mass <= 1.0f) {
-            h.alive = false;
-            h.respawn_at_s = time_s_ + kRespawnS;
-        }
-        if (!h.alive) continue;
-        sources_.push_back({h.position.x, h.position.y, effective_mass(h.mass)});
-        source_ids_.push_back(static_cast<std::uint8_t>(i));
-    }
-}
-
-void BlackholeSim::respawn_pellet(std::size_t i) {
-    pellet_pos_[i] = {rng_.range(0.0f, kArenaSize), rng_.range(0.0f, kArenaSize)};
-    pellet_vel_[i] = {rng_.range(-20.0f, 20.0f), rng_.range(-20.0f, 20.0f)};
-    if (!respawned_[i]) {
-        respawned_[i] = 1;
-        respawn_list_.push_back(static_cast<std::uint16_t>(i));
-    }
-}
-
-void BlackholeSim::step_pellets(float dt) {
-    const std::span<const WeightedPoint> sources(sources_);
-    std::array<float, kMaxHoles> reach2{};
-    for (std::size_t s = 0; s < sources_.size(); ++s) {
-        const float r = kCoreFraction * hole_radius(holes_[source_ids_[s]]);
-        reach2[s] = r * r;
-    }
-    for (std::size_t i = 0; i < pellet_pos_.size(); ++i) {
-        // Semi-implicit Euler, the same step every client takes with what it was sent.
-        pellet_vel_[i] += pellet_field_.at(pellet_pos_[i], sources) * dt;
-        pellet_pos_[i] += pellet_vel_[i] * dt;
-        const Vec2 p = pellet_pos_[i];
-        bool gone = p.x < 0.0f || p.y < 0.0f || p.x > kArenaSize || p.y > kArenaSize;
-        for (std::size_t s = 0; s < sources_.size() && !gone; ++s) {
-            const float dx = sources_[s].x - p.x;
-            const float dy = sources_[s].y - p.y;
-            if (dx * dx + dy * dy < reach2[s]) {
-                holes_[source_ids_[s]].mass += kMassPerPellet;
-                ++swallowed_;
-                gone = true;
-            }
-        }
-        if (gone) respawn_pellet(i);
     }
 }
 
@@ -375,20 +205,20 @@ BlackholeServeOptions BlackholeSim::serve_options(LaneKind kind) const {
 void BlackholeSim::send_round() {
     {
         PhaseScope phase(profiler_, "aggregation");
-        tree_.build_in(sources_, kArenaCenter, kArenaSize, kTreeDepth);
+        tree_.build_in(world_.sources(), kArenaCenter, kArenaSize, kTreeDepth);
     }
-    const BlackholeRound round{.sources = sources_,
-                               .source_ids = source_ids_,
+    const BlackholeRound round{.sources = world_.sources(),
+                               .source_ids = world_.source_ids(),
                                .tree = &tree_,
-                               .pellet_positions = pellet_pos_,
-                               .pellet_velocities = pellet_vel_,
-                               .respawned = respawn_list_,
-                               .now_ms = time_s_ * 1000.0};
+                               .pellet_positions = world_.pellet_positions(),
+                               .pellet_velocities = world_.pellet_velocities(),
+                               .respawned = world_.respawned(),
+                               .now_ms = world_.time_s() * 1000.0};
     for (Lane& lane : lanes_) {
         if (field_probe_due_) lane.probe = {};
         const BlackholeServeOptions options = serve_options(lane.kind);
         for (auto& seat : lane.seats) {
-            const Vec2 eye = holes_[static_cast<std::size_t>(seat->hole)].position;
+            const Vec2 eye = world_.holes()[static_cast<std::size_t>(seat->hole)].position;
             const PacketBytes sizes =
                 seat->server.serve(round, eye, options, seat->link.server_end(), serve_scratch_, profiler_);
             lane.bytes.add(static_cast<double>(sizes.total));
@@ -408,8 +238,7 @@ void BlackholeSim::send_round() {
         }
         field_probe_due_ = false;
     }
-    for (const std::uint16_t id : respawn_list_) respawned_[id] = 0;
-    respawn_list_.clear();
+    world_.clear_respawned();
 }
 
 void BlackholeSim::probe_field(Lane& lane, Vec2 eye, const FieldPacket& packet) {
@@ -418,31 +247,31 @@ void BlackholeSim::probe_field(Lane& lane, Vec2 eye, const FieldPacket& packet) 
     // the view around `eye`.
     const auto radius = static_cast<float>(settings_.view_radius);
     probes_.clear();
-    for (const Vec2 p : pellet_pos_) {
+    for (const Vec2 p : world_.pellet_positions()) {
         if ((p - eye).length_squared() <= radius * radius) probes_.push_back(p);
     }
     sent_.clear();
     for (const HoleState& h : packet.holes) sent_.push_back({h.position.x, h.position.y, h.weight});
     sent_.insert(sent_.end(), packet.clusters.begin(), packet.clusters.end());
-    const std::span<const WeightedPoint> truth(sources_);
+    const std::span<const WeightedPoint> truth(world_.sources());
     const std::span<const WeightedPoint> sent(sent_);
-    const FieldError fe = measure_field_error(pellet_field_, truth, sent, probes_);
+    const FieldError fe = measure_field_error(world_.pellet_field(), truth, sent, probes_);
     double true_pull = 0.0;
     double believed_pull = 0.0;
     for (const Vec2 p : probes_) {
-        true_pull += static_cast<double>(pellet_field_.at(p, truth).length());
-        believed_pull += static_cast<double>(pellet_field_.at(p, sent).length());
+        true_pull += static_cast<double>(world_.pellet_field().at(p, truth).length());
+        believed_pull += static_cast<double>(world_.pellet_field().at(p, sent).length());
     }
     FieldProbe& out = lane.probe;
     out.true_pull += true_pull;
     out.believed_pull += believed_pull;
     out.error_pull += fe.relative_error * true_pull;
-    for (const WeightedPoint& w : sources_) out.true_weight += static_cast<double>(w.weight);
+    for (const WeightedPoint& w : world_.sources()) out.true_weight += static_cast<double>(w.weight);
     for (const WeightedPoint& w : sent_) out.sent_weight += static_cast<double>(w.weight);
 }
 
 void BlackholeSim::receive_and_integrate(Lane& lane, float dt) {
-    const double now_ms = time_s_ * 1000.0;
+    const double now_ms = world_.time_s() * 1000.0;
     for (auto& seat : lane.seats) {
         // Integrate this tick with the field held, then apply what arrived.
         lane.evaluations.add(static_cast<double>(seat->client.integrate(dt)));
@@ -466,11 +295,12 @@ void BlackholeSim::measure() {
         double attractors = 0.0;
         for (const auto& seat : lane.seats) {
             // Truth-side: the server's pellets against what the client half holds.
-            const Vec2 eye = holes_[static_cast<std::size_t>(seat->hole)].position;
+            const Vec2 eye = world_.holes()[static_cast<std::size_t>(seat->hole)].position;
             const std::vector<Vec2>& held = seat->client.positions();
-            for (std::size_t i = 0; i < pellet_pos_.size(); ++i) {
-                if ((pellet_pos_[i] - eye).length_squared() > radius * radius) continue;
-                errors.push_back(distance(held[i], pellet_pos_[i]));
+            const std::vector<Vec2>& truth = world_.pellet_positions();
+            for (std::size_t i = 0; i < truth.size(); ++i) {
+                if ((truth[i] - eye).length_squared() > radius * radius) continue;
+                errors.push_back(distance(held[i], truth[i]));
             }
             attractors += static_cast<double>(seat->client.attractors().size());
         }
@@ -520,21 +350,22 @@ void BlackholeSim::meters(std::vector<Meter>& out) const {
         out.push_back({p + "decode_errors", "", static_cast<double>(lane.decode_errors())});
     }
     double alive = 0.0;
-    for (const Hole& h : holes_) alive += h.alive ? 1.0 : 0.0;
+    const std::vector<Hole>& holes = world_.holes();
+    for (const Hole& h : holes) alive += h.alive ? 1.0 : 0.0;
     out.push_back({"holes_alive", "", alive});
-    out.push_back({"player_mass", "", static_cast<double>(holes_.empty() ? 0.0f : holes_[0].mass)});
-    out.push_back({"swallowed", "", static_cast<double>(swallowed_)});
+    out.push_back({"player_mass", "", static_cast<double>(holes.empty() ? 0.0f : holes[0].mass)});
+    out.push_back({"swallowed", "", static_cast<double>(world_.swallowed())});
 }
 
 std::uint64_t BlackholeSim::checksum() const {
-    std::uint64_t h = fold(0, time_s_);
-    h = fold(h, rng_.state());
-    for (const Hole& hole : holes_) {
+    std::uint64_t h = fold(0, world_.time_s());
+    h = fold(h, world_.rng_state());
+    for (const Hole& hole : world_.holes()) {
         h = fold(h, static_cast<double>(hole.position.x));
         h = fold(h, static_cast<double>(hole.position.y));
         h = fold(h, static_cast<double>(hole.mass));
     }
-    for (const Vec2 p : pellet_pos_) h = fold(h, static_cast<double>(p.x) * 4096.0 + static_cast<double>(p.y));
+    for (const Vec2 p : world_.pellet_positions()) h = fold(h, static_cast<double>(p.x) * 4096.0 + static_cast<double>(p.y));
     for (const Lane& lane : lanes_) {
         h = fold(h, lane.bytes.total());
         h = fold(h, lane.field_bytes.total());

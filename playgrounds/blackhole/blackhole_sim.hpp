@@ -25,6 +25,7 @@
 
 #include "blackhole/blackhole_client.hpp"
 #include "blackhole/blackhole_server.hpp"
+#include "blackhole/blackhole_world.hpp"
 #include "blackhole/field_packet.hpp"
 #include "common/catalog.hpp"
 #include "common/reading.hpp"
@@ -66,27 +67,14 @@ struct ErrorStats {
 
 class BlackholeSim final : public Simulation {
 public:
-    static constexpr float kG = 90000.0f;        // pellet field strength
-    static constexpr float kSoftening = 120.0f;  // added to r^2
-    static constexpr float kHolePull = 9000.0f;  // hole-hole field strength (a velocity)
-    static constexpr float kHolePullCap = 430.0f;
-    static constexpr float kHoleSpeed = 210.0f;
-    static constexpr float kStartMass = 120.0f;
-    static constexpr float kMassPerPellet = 3.0f;
-    static constexpr float kContactDrain = 55.0f;  // mass per second each side of a contact
-    static constexpr double kRespawnS = 2.5;
+    using World = BlackholeWorld;
+    using Hole = BlackholeWorld::Hole;
+    static constexpr float kG = World::kG;
+    static constexpr float kSoftening = World::kSoftening;
+    static constexpr float kHoleSpeed = World::kHoleSpeed;
+    static constexpr float kStartMass = World::kStartMass;
     static constexpr double kMeasureEveryS = 0.25;
     static constexpr int kErrorWindow = 8;  // measurements pooled for the error meters (2 s)
-
-    struct Hole {
-        Vec2 position;
-        Vec2 velocity;  // what it moved last tick, units/s
-        float mass = kStartMass;
-        bool alive = true;
-        double respawn_at_s = 0.0;
-        Vec2 target;  // the script's waypoint
-        double retarget_at_s = 0.0;
-    };
 
     // One client of one lane: the hole it plays, its two links, the server's half for it
     // and its own half.
@@ -142,20 +130,21 @@ public:
     void step(double dt_s) override;
     void meters(std::vector<Meter>& out) const override;
     std::uint64_t checksum() const override;
-    double time_s() const override { return time_s_; }
+    double time_s() const override { return world_.time_s(); }
 
     BlackholeSettings& settings() { return settings_; }
     const BlackholeSettings& settings() const { return settings_; }
     // The player's input while autopilot is off (a direction, length <= 1).
     void steer(Vec2 direction);
 
-    const std::vector<Hole>& holes() const { return holes_; }
-    const std::vector<Vec2>& pellet_positions() const { return pellet_pos_; }
+    const BlackholeWorld& world() const { return world_; }
+    const std::vector<Hole>& holes() const { return world_.holes(); }
+    const std::vector<Vec2>& pellet_positions() const { return world_.pellet_positions(); }
     const std::vector<Lane>& lanes() const { return lanes_; }
     const Lane& lane(LaneKind kind) const { return lanes_[static_cast<std::size_t>(kind)]; }
-    float hole_radius(const Hole& h) const;
-    static float effective_mass(float mass);
-    std::uint64_t swallowed() const { return swallowed_; }
+    float hole_radius(const Hole& h) const { return World::hole_radius(h); }
+    static float effective_mass(float mass) { return World::effective_mass(mass); }
+    std::uint64_t swallowed() const { return world_.swallowed(); }
     // Pooled over every measurement since the last begin_measurement(). Samples are kept only
     // once a run has begun (the report and the tests), so a page left open does not grow
     // without bound; before that it is empty.
@@ -165,9 +154,6 @@ public:
 
 private:
     void apply_link_options();
-    void step_holes(float dt);
-    void step_pellets(float dt);
-    void respawn_pellet(std::size_t i);
     void send_round();
     BlackholeServeOptions serve_options(LaneKind kind) const;
     void receive_and_integrate(Lane& lane, float dt);
@@ -175,26 +161,12 @@ private:
     void probe_field(Lane& lane, Vec2 eye, const FieldPacket& packet);
 
     BlackholeSettings settings_;
-    XorShift rng_{1};
-    double time_s_ = 0.0;
+    BlackholeWorld world_;
     double next_send_s_ = 0.0;
     double next_measure_s_ = 0.0;
     bool field_probe_due_ = false;
-    double script_angle_ = 0.0;
     Vec2 steer_{};
-    std::uint64_t swallowed_ = 0;
     bool keep_samples_ = false;
-
-    GravityField pellet_field_{kG, kSoftening};
-    GravityField hole_field_{kHolePull, kSoftening};
-
-    std::vector<Hole> holes_;
-    std::vector<WeightedPoint> sources_;     // alive holes, weight = effective mass
-    std::vector<std::uint8_t> source_ids_;   // hole index per source
-    std::vector<Vec2> pellet_pos_;
-    std::vector<Vec2> pellet_vel_;
-    std::vector<std::uint8_t> respawned_;    // flag per pellet since the last send round
-    std::vector<std::uint16_t> respawn_list_;
 
     std::vector<Lane> lanes_;
     AggregateTree tree_;
