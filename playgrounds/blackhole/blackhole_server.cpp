@@ -7,6 +7,13 @@
 
 namespace vantage::play {
 
+void build_field_tree(AggregateTree& tree, std::span<const WeightedPoint> sources) {
+    constexpr Vec2 kArenaCenter{kArenaSize * 0.5f, kArenaSize * 0.5f};
+    constexpr int kTreeDepth = 10;
+    tree.build_in(sources, kArenaCenter, kArenaSize, kTreeDepth);
+}
+
+
 void BlackholeServerHalf::plan_field(const BlackholeRound& round, Vec2 eye, const BlackholeServeOptions& options,
                                      BlackholeServeScratch& scratch) {
     FieldPacket& packet = scratch.packet;

@@ -52,6 +52,9 @@ struct BlackholeServeScratch {
     ByteWriter writer;
 };
 
+// Builds the send round's tree over the alive holes: the whole arena, depth 10.
+void build_field_tree(AggregateTree& tree, std::span<const WeightedPoint> sources);
+
 class BlackholeServerHalf {
 public:
     // Plans, encodes and sends one packet for the client whose view is centred on `eye`. The

@@ -9,8 +9,6 @@
 namespace vantage::play {
 namespace {
 
-constexpr Vec2 kArenaCenter{kArenaSize * 0.5f, kArenaSize * 0.5f};
-constexpr int kTreeDepth = 10;
 const char* lane_name(LaneKind kind) {
     switch (kind) {
         case LaneKind::Full: return "full";
@@ -205,7 +203,7 @@ BlackholeServeOptions BlackholeSim::serve_options(LaneKind kind) const {
 void BlackholeSim::send_round() {
     {
         PhaseScope phase(profiler_, "aggregation");
-        tree_.build_in(world_.sources(), kArenaCenter, kArenaSize, kTreeDepth);
+        build_field_tree(tree_, world_.sources());
     }
     const BlackholeRound round{.sources = world_.sources(),
                                .source_ids = world_.source_ids(),

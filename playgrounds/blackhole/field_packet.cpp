@@ -134,4 +134,39 @@ WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t m
     return in.error();
 }
 
+void encode_join_state(std::uint32_t server_time_ms, std::span<const Vec2> positions,
+                       std::span<const Vec2> velocities, ByteWriter& out) {
+    assert(positions.size() == velocities.size() && !positions.empty() && positions.size() <= kMaxPellets &&
+           "encode_join_state: one position and one velocity per pellet, 1 to 65536 pellets");
+    out.clear();
+    out.write_u8(kJoinStateKind);
+    out.write_varint(server_time_ms);
+    out.write_varint(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        out.write_u16(static_cast<std::uint16_t>(i));
+        write_position(out, positions[i]);
+        out.write_u16(quantize_velocity(velocities[i].x));
+        out.write_u16(quantize_velocity(velocities[i].y));
+    }
+}
+
+WireError decode_join_state(std::span<const std::uint8_t> bytes, JoinState& out) {
+    ByteReader in(bytes);
+    if (in.read_u8() != kJoinStateKind && in.ok()) in.fail(WireError::UnknownType);
+    out.server_time_ms = in.read_varint_u32();
+    const std::size_t n = in.read_count(kMaxPellets, kPelletBytes);
+    if (in.ok() && n == 0) in.fail(WireError::OutOfRange);
+    out.positions.resize(n);
+    out.velocities.resize(n);
+    for (std::size_t i = 0; i < n && in.ok(); ++i) {
+        if (in.read_u16() != static_cast<std::uint16_t>(i) && in.ok()) in.fail(WireError::OutOfRange);
+        out.positions[i] = read_position(in);
+        const std::uint16_t vx = in.read_u16();
+        const std::uint16_t vy = in.read_u16();
+        out.velocities[i] = {dequantize_velocity(vx), dequantize_velocity(vy)};
+    }
+    in.finish();
+    return in.error();
+}
+
 }  // namespace vantage::play

@@ -79,4 +79,27 @@ PacketBytes encode_field_packet(const FieldPacket& packet, ByteWriter& out);
 // Returns WireError::None on success; on any error `out` is unspecified and must be ignored.
 WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out);
 
+// The join state: what a room sends a black-hole client once, right after the welcome (the
+// page's lanes hand their clients the same thing in memory). Every pellet, in id order:
+//
+//   u8      kind = 0x47 ('G')
+//   varint  server_time_ms      the server time the states describe (< 2^32)
+//   varint  pellet count (1 .. 65536), then per pellet: u16 id (= its index), u16 x, u16 y,
+//           i16 vx, i16 vy (the FieldPacket's pellet record)
+inline constexpr std::uint8_t kJoinStateKind = 0x47;
+inline constexpr std::size_t kMaxPellets = 65536;
+
+struct JoinState {
+    std::uint32_t server_time_ms = 0;
+    std::vector<Vec2> positions;
+    std::vector<Vec2> velocities;
+};
+
+// Replaces the writer's contents; positions and velocities have one entry per pellet.
+void encode_join_state(std::uint32_t server_time_ms, std::span<const Vec2> positions,
+                       std::span<const Vec2> velocities, ByteWriter& out);
+// Refuses (WireError) anything encode_join_state would not write: no pellets, more than
+// kMaxPellets, an id that is not its index, truncation, trailing bytes.
+WireError decode_join_state(std::span<const std::uint8_t> bytes, JoinState& out);
+
 }  // namespace vantage::play

@@ -53,7 +53,9 @@ enum class RoomMessage : std::uint8_t {
     // server -> client
     Welcome = 0x57,    // 'W'
     Refuse = 0x52,     // 'R'
-    Frame = 0x48,      // 'H' (the playground's frame: horde_wire.hpp)
+    Frame = 0x48,      // 'H' (the horde's frame: horde_wire.hpp)
+    FieldFrame = 0xb1,  // the black-hole FieldPacket (field_packet.hpp)
+    JoinState = 0x47,   // 'G' a black-hole client's pellets, once after the welcome (field_packet.hpp)
     Pong = 0x4f,       // 'O'
     Truth = 0x54,      // 'T'
     Roster = 0x53,     // 'S'
@@ -62,6 +64,12 @@ enum class RoomMessage : std::uint8_t {
     ClassInfo = 0x55,  // 'U' to a teacher, once: the join URLs and a QR code
     Link = 0x4c,       // 'L' to followers: the teacher's page link
 };
+
+// A lane's frame (what the frame meters count): the horde's 'H' or the black hole's FieldPacket.
+constexpr bool is_frame_type(std::uint8_t type) {
+    return type == static_cast<std::uint8_t>(RoomMessage::Frame) ||
+           type == static_cast<std::uint8_t>(RoomMessage::FieldFrame);
+}
 
 struct HelloMessage {
     std::uint32_t protocol = kRoomProtocol;

@@ -1,0 +1,469 @@
+#include "room/game_room.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/host.hpp"
+
+namespace vantage::room {
+
+using namespace vantage::play;
+
+namespace {
+constexpr std::size_t kMaxAcksQueued = 64;  // per seat: more means the client floods; the oldest go
+}  // namespace
+
+void RoomSeat::send(double now_ms, std::span<const std::uint8_t> bytes) {
+    if (link.down().send(now_ms, bytes) != SendFate::Scheduled) ++report.frames_lost;
+}
+
+bool RoomSeat::poll(double, std::vector<std::uint8_t>& out) {
+    if (acks.empty()) return false;
+    out.swap(acks.front());
+    acks.pop_front();
+    return true;
+}
+
+std::string RoomOptions::validate(int max_seats) const {
+    if (seats < 1 || seats > max_seats) return "seats must be from 1 to " + std::to_string(max_seats);
+    if (tick_hz < 10 || tick_hz > 120) return "tick_hz must be from 10 to 120";
+    if (!(truth_max_hz >= 0.0 && truth_max_hz <= 20.0)) return "truth_max_hz must be from 0 to 20";
+    if (!(hello_timeout_ms > 0.0 && hello_timeout_ms <= 60000.0)) return "hello_timeout_ms must be from 0 to 60000";
+    return {};
+}
+
+bool apply_room_key(RoomOptions& options, std::string_view name, std::string_view value,
+                    std::vector<std::string>& errors) {
+    if (name != "truth_max_hz" && name != "seed" && name != "tick_hz" && name != "seats") return false;
+    double v = 0;
+    if (!parse_value(value, v)) {
+        errors.push_back("'" + std::string(name) + "' needs a number (got '" + std::string(value) + "')");
+        return true;
+    }
+    if (name == "truth_max_hz") {
+        options.truth_max_hz = v;
+    } else if (name == "seed") {
+        if (v < 0 || v > 9007199254740991.0 || v != std::floor(v))
+            errors.push_back("'seed' must be an integer from 0 to 2^53-1");
+        else
+            options.seed = static_cast<std::uint64_t>(v);
+    } else if (name == "tick_hz") {
+        if (v != std::floor(v))
+            errors.push_back("'tick_hz' must be an integer");
+        else
+            options.tick_hz = static_cast<int>(v);
+    } else {
+        if (v != std::floor(v))
+            errors.push_back("'seats' must be an integer");
+        else
+            options.seats = static_cast<int>(std::clamp(v, -1.0, 1000.0));
+    }
+    return true;
+}
+
+GameRoom::GameRoom(RoomOptions& room, int seats, std::string_view playground)
+    : room_(room), playground_(playground), seats_(static_cast<std::uint32_t>(std::max(1, seats))) {}
+
+GameRoom::~GameRoom() = default;
+
+void GameRoom::set_class_urls(std::vector<std::string> urls, std::vector<std::string> qr) {
+    room_.class_urls = std::move(urls);
+    class_qr_ = std::move(qr);
+}
+
+LossyLinkOptions GameRoom::link_options(std::uint64_t seed) const {
+    const Impairment i = default_impairment();
+    LossyLinkOptions o;
+    o.seed = seed;
+    o.latency_ms = i.latency_ms;
+    o.jitter_ms = i.jitter_ms;
+    o.loss = static_cast<float>(i.loss_pct / 100.0);
+    return o;
+}
+
+RoomSeat* GameRoom::seat_of(ConnectionId id) {
+    const std::optional<SeatToken> token = seats_.token_of(id);
+    if (!token) return nullptr;
+    SeatSlot* slot = seats_.state(*token);
+    return slot ? slot->seat.get() : nullptr;
+}
+
+// The seated seats in seat order, in a buffer reused every tick (no allocation per tick).
+std::vector<RoomSeat*>& GameRoom::seated_scratch() {
+    seated_.clear();
+    seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
+        if (SeatSlot* s = seats_.state(token); s && s->seat) seated_.push_back(s->seat.get());
+    });
+    return seated_;
+}
+
+SendResult GameRoom::send_direct(ConnectionId id, std::span<const std::uint8_t> bytes) {
+    return server_ ? server_->send(id, bytes) : SendResult::Unknown;
+}
+
+void GameRoom::on_open(ConnectionId id, std::string_view) { pending_.push_back({id, world_ms()}); }
+
+void GameRoom::on_close(ConnectionId id) {
+    std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });
+    std::erase(teachers_, id);
+    std::erase(followers_, id);
+    const std::optional<SeatToken> token = seats_.token_of(id);
+    if (!token) return;
+    unseated(token->index);  // the bot takes the player back
+    if (RoomSeat* seat = seat_of(id)) {
+        if (server_) snapshot_socket(*seat);
+        departed_.push_back(seat->report);
+        departed_.back().decode_errors += seat->half_decode_errors();
+    }
+    seats_.unseat(id);  // the seat's state (links, baseline, inbox) goes with it
+    broadcast_roster();
+}
+
+void GameRoom::refuse(ConnectionId id, const std::string& reason) {
+    writer_.clear();
+    encode_refuse(writer_, reason);
+    if (server_) {
+        server_->send(id, writer_.bytes());
+        server_->close(id, reason.substr(0, 120));
+    }
+}
+
+void GameRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
+    std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });
+    if (decode_client_message(bytes, decoded_) != WireError::None ||
+        (decoded_.type != RoomMessage::Hello && decoded_.type != RoomMessage::TeacherHello &&
+         decoded_.type != RoomMessage::FollowHello)) {
+        refuse(id, "expected a hello: this is a Vantage room (reload the page)");
+        return;
+    }
+    const std::uint32_t protocol = decoded_.type == RoomMessage::Hello          ? decoded_.hello.protocol
+                                   : decoded_.type == RoomMessage::TeacherHello ? decoded_.teacher.protocol
+                                                                                : decoded_.follow.protocol;
+    const std::string& build = decoded_.type == RoomMessage::Hello          ? decoded_.hello.build
+                               : decoded_.type == RoomMessage::TeacherHello ? decoded_.teacher.build
+                                                                            : decoded_.follow.build;
+    if (protocol != kRoomProtocol || build != room_build_id()) {
+        refuse(id, "reload: this page is older than the room (page build " + build + ", room build " + room_build_id() +
+                       ")");
+        return;
+    }
+    if (decoded_.type == RoomMessage::TeacherHello) {
+        // Compared in full whatever the first difference: no timing hint about the token.
+        const std::string& t = decoded_.teacher.token;
+        const std::string& want = room_.teacher_token;
+        unsigned diff = static_cast<unsigned>(t.size() ^ want.size());
+        for (std::size_t i = 0; i < want.size(); ++i)
+            diff |= static_cast<unsigned char>(want[i] ^ (i < t.size() ? t[i] : 0));
+        if (want.empty() || diff != 0) {
+            refuse(id, "wrong teacher token (the one ./vantage serve printed)");
+            return;
+        }
+        teacher_hello(id);
+        return;
+    }
+    if (decoded_.type == RoomMessage::FollowHello) {
+        followers_.push_back(id);
+        if (!teacher_link_.empty() && server_) {
+            writer_.clear();
+            encode_link(writer_, teacher_link_);
+            server_->send(id, writer_.bytes());
+        }
+        return;
+    }
+    const HelloMessage& h = decoded_.hello;
+    if (h.playground != playground_) {
+        refuse(id, "this room plays " + playground_ + ", not " + h.playground);
+        return;
+    }
+    const Seating seating = seats_.seat(id);
+    if (!seating.seated()) {
+        refuse(id, "room is full (" + std::to_string(seats_.capacity()) + " seats)");
+        return;
+    }
+    SeatSlot* slot = seats_.state(seating.token);
+    const std::uint64_t n = ++links_made_;
+    slot->seat = make_seat(link_options(down_link_seed(room_.seed, n)), link_options(up_link_seed(room_.seed, n)));
+    RoomSeat& seat = *slot->seat;
+    const Impairment i = default_impairment();
+    seat.connection = id;
+    seat.index = seating.index();
+    seat.name = sanitize_name(h.name);
+    seat.report.seat = seat.index;
+    seat.report.connection = id;
+    seat.report.name = seat.name;
+    seat.report.loss_pct = i.loss_pct;
+    seat.report.latency_ms = i.latency_ms;
+    seat.report.jitter_ms = i.jitter_ms;
+
+    writer_.clear();
+    encode_welcome(writer_, {.protocol = kRoomProtocol,
+                             .build = room_build_id(),
+                             .playground = playground_,
+                             .seat = seat.index,
+                             .seats = seats_.capacity(),
+                             .tick_hz = static_cast<std::uint32_t>(room_.tick_hz),
+                             .settings = describe()});
+    if (server_) server_->send(id, writer_.bytes());
+    seated(seat);  // the bot drives until the player steers; the game may send its join state
+    broadcast_roster();
+}
+
+void GameRoom::broadcast_roster() {
+    std::vector<RosterEntry> entries;
+    seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
+        if (const SeatSlot* s = seats_.state(token); s && s->seat) entries.push_back({token.index, s->seat->name});
+    });
+    writer_.clear();
+    encode_roster(writer_, entries);
+    if (!server_) return;
+    seats_.for_each_occupant([&](const ConnectionId& id, SeatToken) { server_->send(id, writer_.bytes()); });
+}
+
+void GameRoom::error(ConnectionId id, const std::string& reason) {
+    writer_.clear();
+    encode_error(writer_, reason);
+    if (server_) server_->send(id, writer_.bytes());
+}
+
+void GameRoom::teacher_hello(ConnectionId id) {
+    teachers_.push_back(id);
+    ClassInfoMessage info;
+    for (const std::string& u : room_.class_urls) {
+        if (info.urls.size() < kMaxUrls && u.size() <= kMaxReasonBytes) info.urls.push_back(u);
+    }
+    info.qr = class_qr_;
+    writer_.clear();
+    encode_class_info(writer_, info);
+    if (server_) server_->send(id, writer_.bytes());
+    send_seat_table();
+}
+
+void GameRoom::impair(RoomSeat& seat, const Impairment& i) {
+    LossyLinkOptions o;
+    o.latency_ms = i.latency_ms;
+    o.jitter_ms = i.jitter_ms;
+    o.loss = static_cast<float>(i.loss_pct / 100.0);
+    seat.link.set_impairment(o);
+    seat.report.loss_pct = i.loss_pct;
+    seat.report.latency_ms = i.latency_ms;
+    seat.report.jitter_ms = i.jitter_ms;
+}
+
+void GameRoom::command(ConnectionId teacher, const CommandMessage& c) {
+    std::vector<RoomSeat*>& seated = seated_scratch();
+    std::string why;
+    switch (c.kind) {
+        case CommandMessage::Kind::Impair: {
+            const Impairment i{.loss_pct = c.loss_pct, .latency_ms = c.latency_ms, .jitter_ms = c.jitter_ms};
+            if (c.seat == kAllSeats) set_default_impairment(i);  // newcomers too
+            for (RoomSeat* seat : seated) {
+                if (c.seat == kAllSeats || c.seat == seat->index) impair(*seat, i);
+            }
+            break;
+        }
+        case CommandMessage::Kind::Strategy:
+            if (!strategy(c, seated, why)) {
+                error(teacher, why);
+                return;
+            }
+            break;
+        case CommandMessage::Kind::Preset: {
+            const auto it = std::find_if(room_.presets.begin(), room_.presets.end(),
+                                         [&](const Preset& p) { return p.name == c.text; });
+            if (it == room_.presets.end()) {
+                error(teacher, "no room preset '" + c.text + "'");
+                return;
+            }
+            if (!run_preset(*it, seated, why)) {
+                error(teacher, "preset '" + c.text + "': " + why);
+                return;
+            }
+            preset_ = c.text;
+            break;
+        }
+        case CommandMessage::Kind::Kick:
+            for (RoomSeat* seat : seated) {
+                if (seat->index == c.seat && server_)
+                    server_->close(seat->connection, "removed from the room by the teacher");
+            }
+            break;
+        case CommandMessage::Kind::Link:
+            teacher_link_ = c.text;
+            writer_.clear();
+            encode_link(writer_, c.text);
+            if (server_) {
+                for (ConnectionId f : followers_) server_->send(f, writer_.bytes());
+            }
+            return;
+    }
+    send_seat_table();
+}
+
+void GameRoom::send_seat_table() {
+    if (!server_ || teachers_.empty()) return;
+    SeatTableMessage t;
+    t.server_ms = static_cast<std::uint64_t>(std::llround(world_ms()));
+    fill_table(t);
+    t.preset = preset_;
+    seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
+        const SeatSlot* s = seats_.state(token);
+        if (!s || !s->seat) return;
+        const SeatReport& r = s->seat->report;
+        t.rows.push_back({.seat = r.seat,
+                          .name = r.name,
+                          .meters = r.reported,
+                          .loss_pct = r.loss_pct,
+                          .latency_ms = r.latency_ms,
+                          .jitter_ms = r.jitter_ms});
+    });
+    writer_.clear();
+    encode_seat_table(writer_, t);
+    for (ConnectionId id : teachers_) server_->send(id, writer_.bytes());
+}
+
+void GameRoom::snapshot_socket(RoomSeat& seat) const {
+    const ConnectionStats c = server_->connection_stats(seat.connection);
+    if (c.messages_out == 0 && c.payload_bytes_out == 0) return;  // unknown now (closing): keep the last
+    seat.report.socket_messages = c.messages_out;
+    seat.report.socket_payload_bytes = c.payload_bytes_out;
+    seat.report.socket_wire_bytes = c.wire_bytes_out;
+}
+
+void GameRoom::on_message(ConnectionId id, std::span<const std::uint8_t> bytes) {
+    const bool teacher = std::find(teachers_.begin(), teachers_.end(), id) != teachers_.end();
+    if (teacher || std::find(followers_.begin(), followers_.end(), id) != followers_.end()) {
+        // Teachers command (unimpaired: the console is not the lesson); followers only listen.
+        if (decode_client_message(bytes, decoded_) != WireError::None) return;
+        if (teacher && decoded_.type == RoomMessage::Command) command(id, decoded_.command);
+        return;
+    }
+    RoomSeat* seat = seat_of(id);
+    if (!seat) {
+        hello(id, bytes);
+        return;
+    }
+    // Everything a seated client sends crosses its impaired up link first.
+    seat->link.up().send(world_ms(), bytes);
+}
+
+void GameRoom::dispatch(RoomSeat& seat, std::span<const std::uint8_t> bytes) {
+    if (decode_client_message(bytes, decoded_) != WireError::None) {
+        ++seat.report.decode_errors;
+        return;
+    }
+    const double now_ms = world_ms();
+    switch (decoded_.type) {
+        case RoomMessage::Ack:
+            if (seat.acks.size() >= kMaxAcksQueued) seat.acks.pop_front();
+            seat.acks.emplace_back(bytes.begin(), bytes.end());
+            return;
+        case RoomMessage::Input:
+            if (seat.any_input && decoded_.input.seq <= seat.input_seq) return;  // reordered: older
+            seat.any_input = true;
+            seat.input_seq = decoded_.input.seq;
+            steer(seat, decoded_.input.direction, decoded_.input.autopilot);
+            return;
+        case RoomMessage::Ping:
+            if (quiet_.load()) return;
+            writer_.clear();
+            encode_pong(writer_,
+                        {.client_ms = decoded_.ping_ms, .server_ms = static_cast<std::uint64_t>(std::llround(now_ms))});
+            seat.link.down().send(now_ms, writer_.bytes());
+            return;
+        case RoomMessage::TruthQuery: {
+            if (quiet_.load() || room_.truth_max_hz <= 0.0 || now_ms < seat.next_truth_ms) return;
+            seat.next_truth_ms = now_ms + 1000.0 / room_.truth_max_hz;
+            const std::vector<std::uint64_t>& keys = decoded_.truth_query.keys;
+            alive_.assign(keys.size(), 0);
+            positions_.clear();
+            truth(keys, alive_, positions_);
+            writer_.clear();
+            encode_truth(writer_, decoded_.truth_query.id, static_cast<std::uint64_t>(std::llround(now_ms)), alive_,
+                         positions_);
+            if (!writer_.ok()) return;
+            seat.report.truth_bytes += writer_.size();
+            seat.link.down().send(now_ms, writer_.bytes());
+            return;
+        }
+        case RoomMessage::Report:
+            seat.report.reported = decoded_.report;
+            return;
+        case RoomMessage::Command:
+            ++refused_commands_;
+            error(seat.connection, "only the teacher can change room settings");
+            return;
+        case RoomMessage::Hello:
+        default:
+            ++seat.report.decode_errors;  // a second hello, or a server-only type
+            return;
+    }
+}
+
+void GameRoom::on_tick(double) {
+    // The wall clock only decides when a tick runs; the world advances one fixed step.
+    ++ticks_;
+    {
+        PhaseScope phase(profiler_, "world");
+        step_world(1.0 / static_cast<double>(room_.tick_hz));
+    }
+    const double now_ms = world_ms();
+
+    // Hellos that never came.
+    for (const Pending& p : pending_) {
+        if (now_ms - p.opened_ms > room_.hello_timeout_ms && server_) server_->close(p.id, "no hello within 5 s");
+    }
+
+    // What each seat's up link delivers by now.
+    std::vector<RoomSeat*>& seated = seated_scratch();
+    {
+        PhaseScope phase(profiler_, "receive");
+        for (RoomSeat* seat : seated) {
+            while (seat->link.up().poll(now_ms, message_)) dispatch(*seat, message_);
+        }
+    }
+
+    if (!quiet_.load()) serve(seated, now_ms);
+
+    if (!teachers_.empty() && now_ms >= next_table_ms_) {
+        send_seat_table();
+        next_table_ms_ = now_ms + 500.0;
+    }
+
+    // Whatever the down links deliver by now goes to the sockets.
+    PhaseScope phase(profiler_, "send");
+    for (RoomSeat* seat : seated) {
+        while (seat->link.down().poll(now_ms, message_)) {
+            if (!server_) continue;
+            const SendResult r = server_->send(seat->connection, message_);
+            if (r == SendResult::Queued) {
+                seat->report.sent_messages += 1;
+                seat->report.sent_bytes += message_.size();
+                if (is_frame_type(message_[0])) seat->report.frame_socket_bytes += message_.size();
+            } else if (r == SendResult::Dropped) {
+                seat->report.dropped += 1;
+            }
+        }
+        if (server_) snapshot_socket(*seat);
+    }
+}
+
+std::vector<SeatReport> GameRoom::all_seat_reports() const {
+    std::vector<SeatReport> out = departed_;
+    for (const SeatReport& r : seat_reports()) out.push_back(r);
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.connection < b.connection; });
+    return out;
+}
+
+std::vector<SeatReport> GameRoom::seat_reports() const {
+    std::vector<SeatReport> out;
+    seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
+        if (const SeatSlot* s = seats_.state(token); s && s->seat) {
+            SeatReport r = s->seat->report;
+            r.decode_errors += s->seat->half_decode_errors();
+            out.push_back(r);
+        }
+    });
+    return out;
+}
+
+}  // namespace vantage::room
