@@ -17,16 +17,19 @@ std::size_t BlackholeClientHalf::integrate(float dt_s) {
 
 std::size_t BlackholeClientHalf::receive(Transport& link, double now_ms, BlackholeClientScratch& scratch) {
     std::size_t applied = 0;
-    while (link.poll(now_ms, scratch.datagram)) {
-        if (decode_field_packet(scratch.datagram, position_.size(), scratch.received) != WireError::None) {
-            ++decode_errors_;
-            continue;
-        }
-        if (scratch.received.sequence <= applied_) continue;  // older than what is held
-        apply(scratch.received, now_ms);
-        ++applied;
-    }
+    while (link.poll(now_ms, scratch.datagram)) applied += apply_packet(scratch.datagram, now_ms, scratch) ? 1 : 0;
     return applied;
+}
+
+bool BlackholeClientHalf::apply_packet(std::span<const std::uint8_t> bytes, double now_ms,
+                                       BlackholeClientScratch& scratch) {
+    if (decode_field_packet(bytes, position_.size(), scratch.received) != WireError::None) {
+        ++decode_errors_;
+        return false;
+    }
+    if (scratch.received.sequence <= applied_) return false;  // older than what is held
+    apply(scratch.received, now_ms);
+    return true;
 }
 
 void BlackholeClientHalf::apply(const FieldPacket& packet, double now_ms) {

@@ -37,6 +37,9 @@ public:
     std::size_t integrate(float dt_s);
     // Decodes and applies everything `link` delivered by now_ms; returns the packets applied.
     std::size_t receive(Transport& link, double now_ms, BlackholeClientScratch& scratch);
+    // Decodes and applies one packet (a room's socket hands them over one by one); false when
+    // it was refused (counted) or older than what is held.
+    bool apply_packet(std::span<const std::uint8_t> bytes, double now_ms, BlackholeClientScratch& scratch);
 
     const std::vector<Vec2>& positions() const { return position_; }
     const std::vector<Vec2>& velocities() const { return velocity_; }

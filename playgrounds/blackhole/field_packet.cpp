@@ -30,6 +30,14 @@ std::uint16_t quantize_velocity(float v) {
 
 float dequantize_velocity(std::uint16_t q) { return static_cast<float>(static_cast<std::int16_t>(q)) * kVelocityStep; }
 
+// A velocity component; -32768 quanta is refused (the encoder clamps to +-32767), so every
+// packet the decoder accepts is one the encoder writes.
+float read_velocity(ByteReader& in) {
+    const std::uint16_t q = in.read_u16();
+    if (q == 0x8000u) in.fail(WireError::OutOfRange);
+    return dequantize_velocity(q);
+}
+
 std::uint64_t quantize_weight(float w) {
     if (!(w > 0.0f)) return 0;
     const double q = std::round(static_cast<double>(w) * 4.0);
@@ -65,9 +73,8 @@ void read_pellets(ByteReader& in, std::size_t max_pellets, std::vector<PelletSta
         if (id >= max_pellets) in.fail(WireError::OutOfRange);
         p.id = id;
         p.position = read_position(in);
-        const std::uint16_t vx = in.read_u16();
-        const std::uint16_t vy = in.read_u16();
-        p.velocity = {dequantize_velocity(vx), dequantize_velocity(vy)};
+        const float vx = read_velocity(in);
+        p.velocity = {vx, read_velocity(in)};
     }
 }
 
@@ -161,9 +168,8 @@ WireError decode_join_state(std::span<const std::uint8_t> bytes, JoinState& out)
     for (std::size_t i = 0; i < n && in.ok(); ++i) {
         if (in.read_u16() != static_cast<std::uint16_t>(i) && in.ok()) in.fail(WireError::OutOfRange);
         out.positions[i] = read_position(in);
-        const std::uint16_t vx = in.read_u16();
-        const std::uint16_t vy = in.read_u16();
-        out.velocities[i] = {dequantize_velocity(vx), dequantize_velocity(vy)};
+        const float vx = read_velocity(in);
+        out.velocities[i] = {vx, read_velocity(in)};
     }
     in.finish();
     return in.error();

@@ -5,6 +5,7 @@
 
 #include "common/host.hpp"
 #include "common/room_wire.hpp"
+#include "vantage/slot_key.hpp"
 
 namespace vantage::room {
 
@@ -170,9 +171,11 @@ void BlackholeRoom::truth(std::span<const std::uint64_t> keys, std::vector<std::
                           std::vector<Vec2>& positions) {
     const std::vector<Vec2>& pellets = world_.pellet_positions();
     for (std::size_t i = 0; i < keys.size(); ++i) {
-        if (keys[i] >= pellets.size()) continue;  // no such pellet: answered as gone
+        // A pellet's key is its index (generation 0): any other is answered as gone.
+        const std::optional<SlotKey> key = SlotKey::decode(keys[i]);
+        if (!key || key->generation != 0 || key->index >= pellets.size()) continue;
         alive[i] = 1;
-        positions.push_back(pellets[keys[i]]);
+        positions.push_back(pellets[key->index]);
     }
 }
 

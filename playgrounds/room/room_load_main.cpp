@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "common/host.hpp"
-#include "room/horde_bot.hpp"
+#include "room/room_bot.hpp"
 #include "room/horde_room.hpp"
 #include "room/room_server.hpp"
 

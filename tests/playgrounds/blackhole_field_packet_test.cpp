@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "blackhole/field_packet.hpp"
+#include "support/fuzz_corpus.hpp"
 #include "vantage/random.hpp"
 
 namespace vantage::play {
@@ -151,6 +152,71 @@ TEST(FieldPacket, RandomBytesNeverCrashTheDecoder) {
             for (const PelletState& p : q.corrections) EXPECT_LT(p.id, 100u) << "trial " << trial;
         }
     }
+}
+
+// The join state a room sends a black-hole client after the welcome.
+TEST(JoinState, GoldenBytesFollowTheDocumentedLayout) {
+    const std::vector<Vec2> positions{{0.0f, kArenaSize}, {kArenaSize * 0.5f, 0.0f}};
+    const std::vector<Vec2> velocities{{-1.0f, 2.5f}, {0.0f, 0.25f}};
+    ByteWriter w;
+    encode_join_state(1000, positions, velocities, w);
+    const std::vector<std::uint8_t> want{0x47, 0xe8, 0x07, 0x02,                                // kind, 1000 ms, 2 pellets
+                                         0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xfc, 0xff, 0x0a, 0x00,  // id 0
+                                         0x01, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00};  // id 1
+    EXPECT_EQ(std::vector<std::uint8_t>(w.bytes().begin(), w.bytes().end()), want);
+    JoinState j;
+    ASSERT_EQ(decode_join_state(w.bytes(), j), WireError::None);
+    EXPECT_EQ(j.server_time_ms, 1000u);
+    ASSERT_EQ(j.positions.size(), 2u);
+    EXPECT_NEAR(j.positions[1].x, kArenaSize * 0.5f, 0.05f);
+    EXPECT_EQ(j.velocities[0].y, 2.5f);
+}
+
+TEST(JoinState, RefusesWhatTheEncoderWouldNotWrite) {
+    const std::vector<Vec2> one{{10.0f, 10.0f}};
+    ByteWriter w;
+    encode_join_state(5, one, one, w);
+    std::vector<std::uint8_t> b(w.bytes().begin(), w.bytes().end());
+    JoinState j;
+    for (std::size_t n = 0; n < b.size(); ++n) {
+        EXPECT_NE(decode_join_state(std::span(b.data(), n), j), WireError::None) << "truncated to " << n;
+    }
+    std::vector<std::uint8_t> bad = b;
+    bad[4] = 1;  // the pellet's id is not its index
+    EXPECT_EQ(decode_join_state(bad, j), WireError::OutOfRange);
+    bad = {0x47, 0x05, 0x00};  // no pellets
+    EXPECT_EQ(decode_join_state(bad, j), WireError::OutOfRange);
+    bad = b;
+    bad.push_back(0);
+    EXPECT_NE(decode_join_state(bad, j), WireError::None);  // trailing bytes
+    bad = b;
+    bad[0] = kFieldPacketKind;
+    EXPECT_EQ(decode_join_state(bad, j), WireError::UnknownType);
+}
+
+// Seeded fuzz: whatever the decoder accepts re-encodes to the very same bytes.
+TEST(JoinState, MutatedBytesAreRefusedOrReencodeExactly) {
+    XorShift rng(11);
+    std::vector<Vec2> positions, velocities;
+    for (int i = 0; i < 5; ++i) {
+        positions.push_back({rng.range(0.0f, kArenaSize), rng.range(0.0f, kArenaSize)});
+        velocities.push_back({rng.range(-50.0f, 50.0f), rng.range(-50.0f, 50.0f)});
+    }
+    ByteWriter w;
+    encode_join_state(777, positions, velocities, w);
+    const Bytes seed(w.bytes().begin(), w.bytes().end());
+    JoinState j;
+    int accepted = 0;
+    for (int trial = 0; trial < 4000; ++trial) {
+        Bytes b = trial % 10 == 0 ? noise(rng, kJoinStateKind) : seed;
+        if (trial % 10 != 0) mutate(b, rng);
+        if (decode_join_state(b, j) != WireError::None) continue;
+        ++accepted;
+        ByteWriter again;
+        encode_join_state(j.server_time_ms, j.positions, j.velocities, again);
+        ASSERT_EQ(Bytes(again.bytes().begin(), again.bytes().end()), b) << "trial " << trial;
+    }
+    EXPECT_GT(accepted, 0);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
-// A horde room over real sockets on 127.0.0.1: the HordeRoom on a RoomServer (its own
-// thread), and bots built from the page's client code (HordeBot = HordeRemote over a
-// RoomClient) on the test thread. Waits are polls with deadlines; the bots' clock is the
-// steady clock (this is a real network), the world's tick is the room's own fixed step.
+// A horde room over real sockets on 127.0.0.1 (support/live_room.hpp): the HordeRoom on a
+// RoomServer, and bots built from the page's client code (HordeBot = HordeRemote over a
+// RoomClient).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -13,10 +12,11 @@
 #include "common/class_client.hpp"
 #include "common/preset.hpp"
 #include "common/room_wire.hpp"
-#include "room/horde_bot.hpp"
 #include "room/horde_room.hpp"
+#include "room/room_bot.hpp"
 #include "room/room_client.hpp"
 #include "room/room_server.hpp"
+#include "support/live_room.hpp"
 
 namespace vantage::room {
 namespace {
@@ -24,35 +24,9 @@ namespace {
 using namespace std::chrono_literals;
 using play::HordeRemote;
 
-double now_ms() {
-    static const auto start = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-// A room on an ephemeral port, running until destroyed.
-struct LiveRoom {
-    explicit LiveRoom(HordeRoomOptions options, RoomServerOptions net = {}) : room(options) {
-        net.port = 0;
-        net.tick_hz = options.tick_hz;
-        net.max_message_bytes = 16 * 1024;
-        server = std::make_unique<RoomServer>(net, room);
-        room.attach(*server);
-        const std::string e = server->listen();
-        EXPECT_EQ(e, "");
-        url = "ws://127.0.0.1:" + std::to_string(server->port()) + "/ws";
-        thread = std::thread([this] { server->run(); });
-    }
-    ~LiveRoom() { stop(); }
-    void stop() {
-        if (!thread.joinable()) return;
-        server->stop();
-        thread.join();
-    }
-    HordeRoom room;
-    std::unique_ptr<RoomServer> server;
-    std::string url;
-    std::thread thread;
-};
+using live::drive;
+using live::now_ms;
+using LiveRoom = live::LiveRoom<HordeRoom>;
 
 HordeRoomOptions small_room(int seats) {
     HordeRoomOptions o;
@@ -61,25 +35,8 @@ HordeRoomOptions small_room(int seats) {
     return o;
 }
 
-// Runs every bot's frame at about 60 Hz until `done` or the limit.
-template <class Done>
-bool drive(std::vector<std::unique_ptr<HordeBot>>& bots, Done&& done, std::chrono::milliseconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    double last = now_ms();
-    while (std::chrono::steady_clock::now() < deadline) {
-        const double t = now_ms();
-        for (auto& b : bots) b->update(t, static_cast<float>((t - last) / 1000.0));
-        last = t;
-        if (done()) return true;
-        std::this_thread::sleep_for(std::chrono::microseconds(16667));
-    }
-    return done();
-}
-
 std::unique_ptr<HordeBot> bot(const std::string& url, const char* name = "bot") {
-    auto b = std::make_unique<HordeBot>(play::HordeRemoteOptions{.name = name});
-    EXPECT_EQ(b->join(url, now_ms()), "");
-    return b;
+    return live::join_bot<HordeBot>(url, name);
 }
 
 TEST(HordeRoom, BotsTakeSeatsInOrderAndSeeEachOther) {

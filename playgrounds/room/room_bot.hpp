@@ -1,13 +1,14 @@
-// HordeBot: a native client of a horde room, built from the page's own client code
-// (HordeRemote over a RoomClient socket). The room tests, the room benchmark, the soak run
-// and the desktop app's --join all use it; a bot with autopilot on lets the server's bot
-// rule steer its player, so it plays like a person who never stops moving.
+// RoomBot: a native client of a room, built from the page's own client code (HordeRemote or
+// BlackholeRemote over a RoomClient socket). The room tests, the room benchmark, the soak run
+// and the desktop app's --join all use it; a bot with autopilot on lets the server's script
+// steer its player, so it plays like a person who never stops moving.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "common/transport.hpp"
+#include "blackhole/blackhole_remote.hpp"
 #include "horde/horde_remote.hpp"
 #include "room/room_client.hpp"
 
@@ -28,9 +29,10 @@ private:
     RoomClient& socket_;
 };
 
-class HordeBot {
+template <class Remote>
+class RoomBot {
 public:
-    explicit HordeBot(play::HordeRemoteOptions options = {}) : remote_(std::move(options)) {}
+    explicit RoomBot(play::RoomRemoteOptions options = {}) : remote_(std::move(options)) {}
 
     // Connects and says hello; empty or the connection's error.
     std::string join(std::string_view url, double local_ms) {
@@ -43,21 +45,24 @@ public:
     void update(double local_ms, float dt_s) {
         remote_.update(transport_, local_ms, dt_s);
         socket_.poll();
-        if (!socket_.connected() && remote_.status() != play::HordeRemote::Status::Closed &&
-            remote_.status() != play::HordeRemote::Status::Refused) {
+        if (!socket_.connected() && remote_.status() != play::RoomRemote::Status::Closed &&
+            remote_.status() != play::RoomRemote::Status::Refused) {
             remote_.closed(socket_.close_reason());
         }
     }
     void leave() { socket_.close(); }
 
-    play::HordeRemote& remote() { return remote_; }
-    const play::HordeRemote& remote() const { return remote_; }
+    Remote& remote() { return remote_; }
+    const Remote& remote() const { return remote_; }
     RoomClient& socket() { return socket_; }
 
 private:
     RoomClient socket_;
     ClientSocketTransport transport_{socket_};
-    play::HordeRemote remote_;
+    Remote remote_;
 };
+
+using HordeBot = RoomBot<play::HordeRemote>;
+using BlackholeBot = RoomBot<play::BlackholeRemote>;
 
 }  // namespace vantage::room

@@ -1,0 +1,93 @@
+#include "blackhole/blackhole_remote.hpp"
+
+#include <algorithm>
+
+#include "blackhole/blackhole_sim.hpp"
+#include "blackhole/blackhole_world.hpp"
+#include "common/host.hpp"
+#include "vantage/slot_key.hpp"
+
+namespace vantage::play {
+
+std::optional<Vec2> BlackholeRemote::me() const {
+    if (!client_) return std::nullopt;
+    const std::vector<std::uint8_t>& ids = client_->hole_ids();
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (ids[i] == seat()) return client_->attractors()[i].position();
+    }
+    return std::nullopt;  // not sent (dead, or not yet heard)
+}
+
+float BlackholeRemote::view_radius() const {
+    std::vector<std::string_view> malformed;
+    for (const auto& [name, value] : split_settings(welcome().settings, malformed)) {
+        double v = 0;
+        if (name == "view_radius" && parse_value(value, v) && v > 0.0) return static_cast<float>(v);
+    }
+    return static_cast<float>(BlackholeSettings{}.view_radius);
+}
+
+std::optional<std::uint64_t> BlackholeRemote::frame_stamp(std::span<const std::uint8_t> frame) const {
+    ByteReader r(frame);
+    r.read_u8();
+    r.read_varint();  // sequence
+    const std::uint64_t t = r.read_varint();
+    if (!r.ok()) return std::nullopt;
+    return t;
+}
+
+bool BlackholeRemote::join_state(std::span<const std::uint8_t> bytes) {
+    JoinState join;
+    if (client_ || decode_join_state(bytes, join) != WireError::None) return false;
+    client_.emplace(GravityField{BlackholeWorld::kG, BlackholeWorld::kSoftening}, join.positions, join.velocities);
+    return true;
+}
+
+bool BlackholeRemote::apply_frame(std::span<const std::uint8_t> frame, double server_ms) {
+    if (!client_) return false;  // a packet before the join state: nothing to correct yet
+    if (!client_->apply_packet(frame, server_ms, scratch_)) return false;
+    newest_ = client_->applied();
+    ++applied_;
+    return true;
+}
+
+void BlackholeRemote::advance(float dt_s, double) {
+    if (client_ && dt_s > 0.0f) client_->integrate(dt_s);
+}
+
+bool BlackholeRemote::draw_truth(std::vector<std::uint64_t>& keys, double) {
+    const std::optional<Vec2> eye = me();
+    if (!client_ || !eye) return false;
+    const float r = view_radius();
+    const std::vector<Vec2>& held = client_->positions();
+    std::size_t in_view = 0;
+    for (const Vec2 p : held) in_view += (p - *eye).length_squared() <= r * r ? 1 : 0;
+    if (in_view == 0) return false;
+    const std::size_t stride = (in_view + kMaxTruthSample - 1) / kMaxTruthSample;
+    asked_positions_.clear();
+    asked_velocities_.clear();
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+        if ((held[i] - *eye).length_squared() > r * r || n++ % stride != 0) continue;
+        keys.push_back(SlotKey{static_cast<std::uint32_t>(i), 0}.encode());  // a pellet is its index
+        asked_positions_.push_back(held[i]);
+        asked_velocities_.push_back(client_->velocities()[i]);
+    }
+    return true;
+}
+
+void BlackholeRemote::score_truth(const TruthMessage& truth, double asked_server_ms, double&, double& err_mean_px) {
+    const float span_s =
+        static_cast<float>(std::max(0.0, (static_cast<double>(truth.server_ms) - asked_server_ms) / 1000.0));
+    double sum = 0;
+    std::size_t n = 0, next = 0;
+    for (std::size_t k = 0; k < truth.alive.size() && k < asked_positions_.size(); ++k) {
+        if (!truth.alive[k]) continue;
+        const Vec2 drawn = asked_positions_[k] + asked_velocities_[k] * span_s;
+        sum += static_cast<double>(distance(drawn, truth.positions[next++]));
+        ++n;
+    }
+    err_mean_px = n > 0 ? sum / static_cast<double>(n) : 0.0;
+}
+
+}  // namespace vantage::play
