@@ -5,7 +5,8 @@
 //
 // Command line (desktop): vantage_app [--frames N] [SETTINGS]
 //   SETTINGS uses the URL hash format, e.g. 'meter/seed=7&rate_kib=100'.
-//   --join URL         join the room at ws://HOST:PORT/ws (./vantage serve prints it).
+//   --join URL         join the room at ws://HOST:PORT/ws (./vantage serve prints it); a horde
+//                      room unless SETTINGS names blackhole ("blackhole" or "blackhole/name=ann").
 //   --frames N         quit after N frames (smoke tests).
 //   --screenshot FILE  with --frames: write the last frame as a binary PPM.
 //   Bad flags or settings: a message and exit status 2.
@@ -46,12 +47,13 @@ std::vector<std::string> apply_link(App& app, std::string_view hash) {
     RoomLink link;
     const std::string rest = split_room_link(hash, link, errors);
     if (link.join) {
-        if (link.playground != "horde") {
-            errors.push_back("rooms play horde: '" + link.playground + "/join' is not a room");
+        if (!room_playground(link.playground)) {
+            errors.push_back("rooms play horde or blackhole: '" + link.playground + "/join' is not a room");
             return errors;
         }
-        // The same room and name: keep the session (the page re-applies its own link).
-        if (!app.room || app.room->link().name != link.name || app.room->link().url != link.url) {
+        // The same room, playground and name: keep the session (the page re-applies its own link).
+        if (!app.room || app.room->link().name != link.name || app.room->link().url != link.url ||
+            app.room->link().playground != link.playground) {
             app.room = std::make_unique<RoomSession>(link);
             app.history.clear();
         }
@@ -67,7 +69,7 @@ std::vector<std::string> apply_link(App& app, std::string_view hash) {
         else if (!app.classroom || app.classroom->link().teach != link.teach || app.classroom->link().token != link.token) {
             app.classroom = std::make_unique<ClassSession>(link);
             if (link.teach) {
-                app.classroom->presets = load_presets(platform::presets_dir(), "horde-room").presets;
+                app.classroom->presets = load_presets(platform::presets_dir(), link.playground + "-room").presets;
                 app.select_console = true;
             }
         }
@@ -239,7 +241,7 @@ void draw_ui(App& app) {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
     if (app.room) {
-        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "Horde room");
+        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), app.room->blackhole() ? "Black-hole room" : "Horde room");
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "| frame %.1f ms  memory %.0f MiB", app.frame_ms,
                            app.memory_bytes / 1048576.0);
@@ -442,7 +444,19 @@ int main(int argc, char** argv) {
     }
     for (const std::string& e : load_all_presets(app.host, platform::presets_dir()))
         std::fprintf(stderr, "%s\n", e.c_str());
-    if (!join_url.empty()) settings = "horde/join&room=" + join_url + (settings.empty() ? "" : "&" + settings);
+    if (!join_url.empty()) {
+        // The room's playground: horde, unless the settings name blackhole ("blackhole" or
+        // "blackhole/name=ann"); the rest of the settings go with the join (name=...).
+        std::string game = "horde";
+        for (const char* g : {"horde", "blackhole"}) {
+            const std::string n = g;
+            if (settings == n || settings.rfind(n + "/", 0) == 0) {
+                game = n;
+                settings = settings.substr(std::min(settings.size(), n.size() + 1));
+            }
+        }
+        settings = game + "/join&room=" + join_url + (settings.empty() ? "" : "&" + settings);
+    }
     if (!settings.empty()) {
         const std::vector<std::string> errors = apply_link(app, settings);
         for (const std::string& e : errors) std::fprintf(stderr, "%s\n", e.c_str());

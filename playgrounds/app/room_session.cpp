@@ -6,76 +6,84 @@
 
 namespace vantage::play {
 
-RoomSession::RoomSession(RoomLink link)
-    : link_(std::move(link)),
-      socket_(RoomSocket::connect(link_.url)),
-      remote_(HordeRemoteOptions{.name = link_.name.empty() ? std::string("player") : link_.name}) {}
+bool room_playground(std::string_view playground) { return playground == "horde" || playground == "blackhole"; }
+
+RoomSession::RoomSession(RoomLink link) : link_(std::move(link)), socket_(RoomSocket::connect(link_.url)) {
+    const RoomRemoteOptions options{.name = link_.name.empty() ? std::string("player") : link_.name};
+    if (link_.playground == "blackhole") {
+        auto b = std::make_unique<BlackholeRemote>(options);
+        blackhole_ = b.get();
+        remote_ = std::move(b);
+    } else {
+        auto h = std::make_unique<HordeRemote>(options);
+        horde_ = h.get();
+        remote_ = std::move(h);
+    }
+}
 
 void RoomSession::update(double wall_s, float dt_s) {
     const double local_ms = wall_s * 1000.0;
     if (!socket_ || left_) return;
     const RoomSocket::State state = socket_->state();
     if (state == RoomSocket::State::Open && !hello_sent_) {
-        remote_.open(*socket_, local_ms);
+        remote_->open(*socket_, local_ms);
         hello_sent_ = true;
     }
-    if (hello_sent_) remote_.update(*socket_, local_ms, dt_s);
-    if (socket_->state() == RoomSocket::State::Closed && remote_.status() != HordeRemote::Status::Closed &&
-        remote_.status() != HordeRemote::Status::Refused) {
-        remote_.closed(socket_->close_reason());
+    if (hello_sent_) remote_->update(*socket_, local_ms, dt_s);
+    if (socket_->state() == RoomSocket::State::Closed && remote_->status() != RoomRemote::Status::Closed &&
+        remote_->status() != RoomRemote::Status::Refused) {
+        remote_->closed(socket_->close_reason());
     }
 }
 
 void RoomSession::send_command(double wall_s, const CommandMessage& c) {
-    if (socket_ && remote_.status() == HordeRemote::Status::Joined) remote_.send_command(*socket_, wall_s * 1000.0, c);
+    if (socket_ && remote_->status() == RoomRemote::Status::Joined) remote_->send_command(*socket_, wall_s * 1000.0, c);
 }
 
 void RoomSession::leave() {
     if (socket_) socket_->close();
     left_ = true;
-    remote_.closed("you left the room");
+    remote_->closed("you left the room");
 }
 
 std::string RoomSession::status_text() const {
-    switch (remote_.status()) {
-        case HordeRemote::Status::Connecting:
+    switch (remote_->status()) {
+        case RoomRemote::Status::Connecting:
             return connected() ? "saying hello to " + socket_->url()
                                : "connecting to " + (socket_ ? socket_->url() : link_.url);
-        case HordeRemote::Status::Joined:
-            return "seat " + std::to_string(remote_.seat() + 1) + " of " + std::to_string(remote_.seats());
-        case HordeRemote::Status::Refused:
-            return "refused: " + remote_.reason();
-        case HordeRemote::Status::Closed:
-            return "disconnected: " + remote_.reason();
+        case RoomRemote::Status::Joined:
+            return "seat " + std::to_string(remote_->seat() + 1) + " of " + std::to_string(remote_->seats());
+        case RoomRemote::Status::Refused:
+            return "refused: " + remote_->reason();
+        case RoomRemote::Status::Closed:
+            return "disconnected: " + remote_->reason();
     }
     return {};
 }
 
 void RoomSession::meters(std::vector<Meter>& out) const {
-    const HordeRemote& r = remote_;
+    const RoomRemote& r = *remote_;
     out.push_back({"room.down_kib_s", "KiB/s", r.down_kib_s()});
     out.push_back({"room.up_kib_s", "KiB/s", r.up_kib_s()});
     out.push_back({"room.frames", "", static_cast<double>(r.frames())});
     out.push_back({"room.frames_lost", "", static_cast<double>(r.frames_lost())});
-    out.push_back({"room.knows", "", static_cast<double>(r.client().mirror().size())});
+    out.push_back({"room.knows", "", static_cast<double>(r.held())});
     // Absent until measured: a meter shows a measured value or is not there.
     if (r.rtt_ms() >= 0) out.push_back({"room.rtt_ms", "ms", r.rtt_ms()});
-    if (r.truth() && r.phantoms() >= 0) {
-        out.push_back({"room.phantoms", "", r.phantoms()});
-        out.push_back({"room.err_mean_px", "px", r.err_mean_px()});
-    }
+    if (r.truth() && r.phantoms() >= 0) out.push_back({"room.phantoms", "", r.phantoms()});
+    if (r.truth() && r.err_mean_px() >= 0) out.push_back({"room.err_mean_px", "px", r.err_mean_px()});
     out.push_back({"room.truth_kib_s", "KiB/s", r.truth_kib_s()});
 }
 
 std::string RoomSession::state_json() const {
-    const HordeRemote& r = remote_;
+    const RoomRemote& r = *remote_;
     std::string out = "{\"connected\":";
-    out += r.status() == HordeRemote::Status::Joined && connected() ? "true" : "false";
+    out += r.status() == RoomRemote::Status::Joined && connected() ? "true" : "false";
     out += ",\"status\":";
     append_json_string(out, status_text());
     out += ",\"name\":";
     append_json_string(out, link_.name.empty() ? "player" : link_.name);
-    const bool joined = r.status() == HordeRemote::Status::Joined || r.seats() > 0;
+    const bool joined = r.status() == RoomRemote::Status::Joined || r.seats() > 0;
     out += ",\"seat\":";
     append_json_number(out, joined ? static_cast<double>(r.seat()) : -1.0);
     out += ",\"seats\":";
@@ -100,16 +108,17 @@ std::string RoomSession::state_json() const {
     out += r.truth() ? "true" : "false";
     out += ",\"truth_kib_s\":";
     append_json_number(out, r.truth_kib_s());
-    const std::vector<Vec2>& players = r.client().players();
-    if (r.seat() < players.size()) {
+    if (const std::optional<Vec2> me = r.me()) {
         out += ",\"me\":{\"x\":";
-        append_json_number(out, players[r.seat()].x);
+        append_json_number(out, me->x);
         out += ",\"y\":";
-        append_json_number(out, players[r.seat()].y);
+        append_json_number(out, me->y);
         out += "}";
     }
+    out += ",\"playground\":";
+    append_json_string(out, r.playground());
     out += ",\"knows\":";
-    append_json_number(out, static_cast<double>(r.client().mirror().size()));
+    append_json_number(out, static_cast<double>(r.held()));
     out += ",\"error\":";
     append_json_string(out, r.last_error());
     out += ",\"roster\":[";

@@ -1,8 +1,9 @@
-// RoomSession: the app as a client of a room (a page opened at "#horde/join", or the desktop
-// app with --join ws://HOST:PORT/ws). It owns the platform's socket and the horde client
-// (HordeRemote), feeds it the wall clock (a real network has no simulated time on this
-// side), and turns its socket meters into the app's Meter list so the plots, the page's
-// state() and the view read them the same way as an in-page playground's.
+// RoomSession: the app as a client of a room (a page opened at "#horde/join" or
+// "#blackhole/join", or the desktop app with --join ws://HOST:PORT/ws). It owns the
+// platform's socket and the game's client (HordeRemote or BlackholeRemote, by the link's
+// playground), feeds it the wall clock (a real network has no simulated time on this side),
+// and turns its socket meters into the app's Meter list so the plots, the page's state() and
+// the view read them the same way as an in-page playground's.
 #pragma once
 
 #include <memory>
@@ -12,42 +13,53 @@
 #include "app/room_socket.hpp"
 #include "common/room_link.hpp"
 #include "common/simulation.hpp"
+#include "blackhole/blackhole_remote.hpp"
 #include "horde/horde_remote.hpp"
 
 namespace vantage::play {
 
 class RoomSession {
 public:
+    // The link's playground is "horde" or "blackhole" (room_playground() says which are rooms).
     explicit RoomSession(RoomLink link);
     // One frame: connect progress, network in and out, what the client holds moved by dt_s.
     void update(double wall_s, float dt_s);
-    void set_input(Vec2 direction, bool autopilot) { remote_.set_input(direction, autopilot); }
+    void set_input(Vec2 direction, bool autopilot) { remote_->set_input(direction, autopilot); }
     void leave();
     // Sends a room command as this student's page (the server refuses it: only the teacher
     // changes the room); the answer shows in remote().last_error().
     void send_command(double wall_s, const CommandMessage& c);
 
     const RoomLink& link() const { return link_; }
-    const HordeRemote& remote() const { return remote_; }
-    HordeRemote& remote() { return remote_; }
+    const RoomRemote& remote() const { return *remote_; }
+    RoomRemote& remote() { return *remote_; }
+    // The game's client: exactly one is not null.
+    const HordeRemote* horde() const { return horde_; }
+    const BlackholeRemote* blackhole() const { return blackhole_; }
     bool connected() const { return socket_ && socket_->state() == RoomSocket::State::Open; }
     // What to show about the connection: connecting, joined, or why it ended.
     std::string status_text() const;
     void meters(std::vector<Meter>& out) const;
     // {"connected":..., "seat":..., "seats":..., "down_kib_s":..., "up_kib_s":..., "frames":...,
-    //  "frames_lost":..., "rtt_ms":..., "phantoms":..., "err_mean_px":..., "truth_kib_s":...}
+    //  "frames_lost":..., "rtt_ms":..., "phantoms":..., "err_mean_px":..., "truth_kib_s":...,
+    //  "playground":..., "knows":..., "me":{x,y}, "roster":[...]}
     std::string state_json() const;
 
 private:
     RoomLink link_;
     std::unique_ptr<RoomSocket> socket_;
-    HordeRemote remote_;
+    std::unique_ptr<RoomRemote> remote_;
+    HordeRemote* horde_ = nullptr;
+    BlackholeRemote* blackhole_ = nullptr;
     bool hello_sent_ = false;
     bool left_ = false;
 };
 
+// The playgrounds that are rooms ("horde", "blackhole").
+bool room_playground(std::string_view playground);
+
 struct ViewContext;
-// The room's view (horde/horde_view.cpp): drawn instead of the tabs while the page is a client.
+// The room's view (app/room_view.cpp): drawn instead of the tabs while the page is a client.
 void draw_room_view(ViewContext& v, RoomSession& session);
 
 }  // namespace vantage::play

@@ -18,6 +18,13 @@ namespace vantage::play {
 VANTAGE_PLAYGROUNDS(VANTAGE_DECLARE_VIEW)
 #undef VANTAGE_DECLARE_VIEW
 
+// The world a room's client holds (horde/horde_view.cpp, blackhole/blackhole_view.cpp), in a
+// square of `side` pixels at the cursor; returns where it was drawn (a drag on it steers).
+class HordeRemote;
+class BlackholeRemote;
+WorldView draw_room_world(const HordeRemote& remote, float side);
+WorldView draw_room_world(const BlackholeRemote& remote, float side);
+
 // Draws one playground's tab: its view, bound to its simulation (as its own type).
 using PlaygroundView = std::function<void(ViewContext&)>;
 

@@ -52,7 +52,17 @@ bool BlackholeRemote::apply_frame(std::span<const std::uint8_t> frame, double se
 }
 
 void BlackholeRemote::advance(float dt_s, double) {
-    if (client_ && dt_s > 0.0f) client_->integrate(dt_s);
+    // The server's own fixed step, however often the page draws: a slow frame takes several
+    // steps, not one long one (a 200 ms Euler step near a hole flings pellets). A stall longer
+    // than kMaxCatchUpS is not caught up; the corrections bring those pellets back.
+    constexpr double kMaxCatchUpS = 0.5;
+    if (!client_ || !(dt_s > 0.0f)) return;
+    const double step = 1.0 / static_cast<double>(std::clamp<std::uint32_t>(welcome().tick_hz, 10, 120));
+    pending_s_ = std::min(pending_s_ + static_cast<double>(dt_s), kMaxCatchUpS);
+    while (pending_s_ >= step) {
+        client_->integrate(static_cast<float>(step));
+        pending_s_ -= step;
+    }
 }
 
 bool BlackholeRemote::draw_truth(std::vector<std::uint64_t>& keys, double) {

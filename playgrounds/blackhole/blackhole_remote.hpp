@@ -3,7 +3,8 @@
 // RoomRemote (common/room_remote.hpp) does what every room client does; this is the black
 // holes' part: the same client half as a page lane (BlackholeClientHalf), created from the
 // join state the room sends after the welcome and fed every FieldPacket the socket delivers.
-// Between packets it integrates every pellet it holds with the field it was last sent.
+// Between packets it integrates every pellet it holds with the field it was last sent, at the
+// room's own fixed tick (the welcome's tick_hz), however often the page draws.
 // Frames lost are the sequence numbers it never applied. Its truth sample is the pellets
 // within the room's view radius of its own hole (at most kMaxTruthSample, strided): each
 // one's distance from the server's pellet, with what was drawn moved by its own velocity to
@@ -48,6 +49,7 @@ private:
     BlackholeClientScratch scratch_;
     std::uint64_t newest_ = 0;   // newest sequence applied
     std::uint64_t applied_ = 0;  // packets applied
+    double pending_s_ = 0;       // wall time not yet integrated (less than one step)
     std::vector<Vec2> asked_positions_, asked_velocities_;
 };
 

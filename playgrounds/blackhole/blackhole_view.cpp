@@ -10,6 +10,8 @@
 
 #include "app/ui.hpp"
 #include "app/views.hpp"
+#include "app/room_session.hpp"
+#include "blackhole/blackhole_remote.hpp"
 #include "blackhole/blackhole_sim.hpp"
 
 namespace vantage::play {
@@ -35,31 +37,12 @@ void steer_from_keys(ViewContext& v, BlackholeSim& sim) {
     if (!sim.settings().autopilot) sim.steer(pressed ? dir * (1.0f / std::sqrt(dir.length_squared())) : Vec2{});
 }
 
-void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, float side) {
-    const BlackholeSim::Seat& seat = *lane.seats.front();
-    const BlackholeClientHalf& client = seat.client;
-    const BlackholeSim::Hole& me = sim.holes()[static_cast<std::size_t>(seat.hole)];
-    const auto view_radius = static_cast<float>(sim.settings().view_radius);
-    const float half = view_radius * 2.0f;  // wide enough to see the stand-ins around the view
-    const WorldView w = begin_world_view(lane.name.c_str(), ImVec2(side, side), me.position, half);
-    w.line({0.0f, 0.0f}, {kArenaSize, 0.0f}, kArena);
-    w.line({kArenaSize, 0.0f}, {kArenaSize, kArenaSize}, kArena);
-    w.line({kArenaSize, kArenaSize}, {0.0f, kArenaSize}, kArena);
-    w.line({0.0f, kArenaSize}, {0.0f, 0.0f}, kArena);
-    auto near_view = [&](Vec2 p, float margin) {
-        return std::abs(p.x - me.position.x) < half + margin && std::abs(p.y - me.position.y) < half + margin;
-    };
-    // The truth, faint: the server's pellets and every living hole.
-    const std::vector<Vec2>& truth = sim.pellet_positions();
-    for (const Vec2 p : truth) {
-        if (near_view(p, 0.0f)) w.dot(p, 1.5f, kGhost);
-    }
-    for (const BlackholeSim::Hole& h : sim.holes()) {
-        if (h.alive && near_view(h.position, 200.0f)) w.circle(h.position, sim.hole_radius(h), kTrueHole);
-    }
-    // What this client holds: its pellets and the attractors it integrates with.
+// What a client holds: its pellets and the attractors it integrates with (holes and the
+// stand-ins, labelled with their weight), around `eye`.
+void draw_held(const WorldView& w, const BlackholeClientHalf& client, Vec2 eye, float half) {
+    auto near_view = [&](Vec2 p) { return std::abs(p.x - eye.x) < half && std::abs(p.y - eye.y) < half; };
     for (const Vec2 p : client.positions()) {
-        if (near_view(p, 0.0f)) w.dot(p, 1.8f, kPellet);
+        if (near_view(p)) w.dot(p, 1.8f, kPellet);
     }
     for (std::size_t i = 0; i < client.attractors().size(); ++i) {
         const WeightedPoint& a = client.attractors()[i];
@@ -74,6 +57,35 @@ void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, fl
             w.circle(a.position(), r, kHeldHole, 1.5f);
         }
     }
+}
+
+void draw_arena(const WorldView& w) {
+    w.line({0.0f, 0.0f}, {kArenaSize, 0.0f}, kArena);
+    w.line({kArenaSize, 0.0f}, {kArenaSize, kArenaSize}, kArena);
+    w.line({kArenaSize, kArenaSize}, {0.0f, kArenaSize}, kArena);
+    w.line({0.0f, kArenaSize}, {0.0f, 0.0f}, kArena);
+}
+
+void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, float side) {
+    const BlackholeSim::Seat& seat = *lane.seats.front();
+    const BlackholeClientHalf& client = seat.client;
+    const BlackholeSim::Hole& me = sim.holes()[static_cast<std::size_t>(seat.hole)];
+    const auto view_radius = static_cast<float>(sim.settings().view_radius);
+    const float half = view_radius * 2.0f;  // wide enough to see the stand-ins around the view
+    const WorldView w = begin_world_view(lane.name.c_str(), ImVec2(side, side), me.position, half);
+    draw_arena(w);
+    auto near_view = [&](Vec2 p, float margin) {
+        return std::abs(p.x - me.position.x) < half + margin && std::abs(p.y - me.position.y) < half + margin;
+    };
+    // The truth, faint: the server's pellets and every living hole.
+    const std::vector<Vec2>& truth = sim.pellet_positions();
+    for (const Vec2 p : truth) {
+        if (near_view(p, 0.0f)) w.dot(p, 1.5f, kGhost);
+    }
+    for (const BlackholeSim::Hole& h : sim.holes()) {
+        if (h.alive && near_view(h.position, 200.0f)) w.circle(h.position, sim.hole_radius(h), kTrueHole);
+    }
+    draw_held(w, client, me.position, half);
     w.circle(me.position, view_radius, kView, 1.0f);
     w.circle(me.position, sim.hole_radius(me) + 4.0f / w.scale, kYou, 2.0f);
     end_world_view(w);
@@ -149,6 +161,32 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
         ImGui::EndChild();
     }
     ImGui::EndChild();
+}
+
+// A client of a black-hole room: only what this client holds (no ghost: the truth is on the
+// server), around its own hole as its last packet placed it, with the players' names beside
+// their holes.
+WorldView draw_room_world(const BlackholeRemote& remote, float side) {
+    const BlackholeClientHalf* client = remote.client();
+    const float view_radius = remote.view_radius();
+    const Vec2 eye = remote.me().value_or(Vec2{kArenaSize * 0.5f, kArenaSize * 0.5f});
+    const float half = view_radius * 2.0f;
+    const WorldView w = begin_world_view("room_camera", ImVec2(side, side), eye, half);
+    w.dl->AddRectFilled(w.origin, ImVec2(w.origin.x + w.size.x, w.origin.y + w.size.y), IM_COL32(18, 20, 26, 255));
+    draw_arena(w);
+    if (client) {
+        draw_held(w, *client, eye, half);
+        for (std::size_t i = 0; i < client->attractors().size(); ++i) {
+            for (const RosterEntry& e : remote.roster()) {
+                if (client->hole_ids()[i] != e.seat) continue;
+                const ImU32 c = e.seat == remote.seat() ? kYou : IM_COL32(90, 200, 255, 255);
+                w.text(client->attractors()[i].position() + Vec2{14.0f, -24.0f}, c, e.name.c_str());
+            }
+        }
+    }
+    if (remote.me()) w.circle(eye, view_radius, kView, 1.0f);
+    end_world_view(w);
+    return w;
 }
 
 }  // namespace vantage::play

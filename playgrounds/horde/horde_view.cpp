@@ -189,58 +189,11 @@ void draw_view(ViewContext& v, HordeSim& sim) {
     ImGui::EndChild();
 }
 
-// A client of a room: only what this client was sent (no ghost: the truth is on the server).
-// Names from the roster beside the players; held enemies as the client draws them. Keys or
-// a drag on the camera steer; released, the server's bot drives (autopilot) if chosen.
-void draw_room_view(ViewContext& v, RoomSession& session) {
-    HordeRemote& remote = session.remote();
+// A client of a horde room: only what this client was sent (no ghost: the truth is on the
+// server). Names from the roster beside the players; held enemies as the client draws them;
+// a minimap of what it holds and its crowd summaries in the corner.
+WorldView draw_room_world(const HordeRemote& remote, float side) {
     const HordeClientHalf& client = remote.client();
-    static bool autopilot_when_idle = true;
-
-    ImGui::BeginChild("room_controls", ImVec2(22.0f * ImGui::GetFontSize(), 0), true);
-    ImGui::TextWrapped("You are a client of a horde room: this page knows only what the server sends it, "
-                       "over a real socket. Arrow keys, WASD or a drag on the view steer your player.");
-    ImGui::Separator();
-    const bool joined = remote.status() == HordeRemote::Status::Joined;
-    const ImVec4 ok(0.45f, 0.9f, 0.55f, 1.0f), bad(1.0f, 0.5f, 0.4f, 1.0f);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(joined ? ok : bad, "%s", session.status_text().c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::Checkbox("autopilot when idle", &autopilot_when_idle);
-    bool truth = remote.truth();
-    if (ImGui::Checkbox("truth sample (teaching overhead)", &truth)) remote.set_truth(truth);
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Twice a second the client asks the server about what it holds, to measure phantoms and "
-                          "render error. Its bytes are counted apart (truth KiB/s), not in the stream's.");
-    }
-    if (ImGui::Button("Leave room")) session.leave();
-    ImGui::Separator();
-    ImGui::Text("players in the room: %zu", remote.roster().size());
-    for (const RosterEntry& e : remote.roster()) {
-        ImGui::TextColored(e.seat == remote.seat() ? ImVec4(0.47f, 1.0f, 0.55f, 1.0f) : ImVec4(0.35f, 0.78f, 1.0f, 1.0f),
-                           "  %u  %s%s", e.seat + 1, e.name.c_str(), e.seat == remote.seat() ? " (you)" : "");
-    }
-    ImGui::Separator();
-    // Measured on this page's socket (and, for phantoms and error, against the truth sample).
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::Text("down %.1f KiB/s, up %.2f KiB/s", remote.down_kib_s(), remote.up_kib_s());
-    ImGui::Text("frames %llu, lost %llu", static_cast<unsigned long long>(remote.frames()),
-                static_cast<unsigned long long>(remote.frames_lost()));
-    if (remote.rtt_ms() >= 0) ImGui::Text("round trip %.0f ms", remote.rtt_ms());
-    ImGui::Text("holds %zu enemies", client.mirror().size());
-    if (remote.truth() && remote.phantoms() >= 0) {
-        ImGui::Text("phantoms %.1f, render error %.1f px", remote.phantoms(), remote.err_mean_px());
-        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "truth sample %.2f KiB/s, not in the stream's bytes",
-                           remote.truth_kib_s());
-    }
-    ImGui::PopTextWrapPos();
-    ImGui::EndChild();
-    ImGui::SameLine();
-
-    ImGui::BeginChild("room_world", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float plots_h = std::max(90.0f, avail.y * 0.22f);
-    const float side = std::max(120.0f, std::min(avail.x, avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y));
     const std::vector<Vec2>& players = client.players();
     const std::size_t me = remote.seat();
     const Vec2 eye = me < players.size() ? players[me] : Vec2{horde::kArena * 0.5f, horde::kArena * 0.5f};
@@ -258,19 +211,7 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
             if (e.seat == i) view.text(players[i] + Vec2{12.0f, -22.0f}, i == me ? kYou : kPlayer, e.name.c_str());
         }
     }
-    // A drag on the camera steers toward the pointer (touch screens send it as a mouse drag).
-    Vec2 dir = held_keys_direction();
-    const ImGuiIO& io = ImGui::GetIO();
-    const bool over = io.MousePos.x >= view.origin.x && io.MousePos.y >= view.origin.y &&
-                      io.MousePos.x < view.origin.x + view.size.x && io.MousePos.y < view.origin.y + view.size.y;
-    if (over && io.MouseDown[0]) {
-        const ImVec2 c(view.origin.x + view.size.x * 0.5f, view.origin.y + view.size.y * 0.5f);
-        const Vec2 d{io.MousePos.x - c.x, io.MousePos.y - c.y};
-        if (d.length_squared() > 64.0f) dir = d.normalize();
-    }
     end_world_view(view);
-    const bool steering = dir.length_squared() > 0.0f;
-    session.set_input(dir, !steering && autopilot_when_idle);
 
     // The minimap: what this client holds, its crowd summaries, the players.
     const ImVec2 below = ImGui::GetCursorScreenPos();
@@ -286,21 +227,7 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
     for (std::size_t i = 0; i < players.size(); ++i) map.dot(players[i], 2.5f, i == me ? kYou : kPlayer);
     end_world_view(map);
     ImGui::SetCursorScreenPos(below);
-
-    const ImVec2 rest = ImGui::GetContentRegionAvail();
-    const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const ImVec2 plot((rest.x - 2 * gap) / 3.0f, std::max(60.0f, rest.y - 4));
-    auto one = [&](const char* id, const char* meter, const char* label, const char* unit) {
-        std::vector<PlotSeries> series{{label, {}, kLaneColors[1]}};
-        v.history.values(meter, series.back().values);
-        draw_plot(id, series, plot, unit);
-    };
-    one("room_down", "room.down_kib_s", "down", "KiB/s");
-    ImGui::SameLine();
-    one("room_rtt", "room.rtt_ms", "RTT", "ms");
-    ImGui::SameLine();
-    one("room_phantoms", "room.phantoms", "phantoms", "phantoms");
-    ImGui::EndChild();
+    return view;
 }
 
 }  // namespace vantage::play

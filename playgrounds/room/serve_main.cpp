@@ -1,9 +1,9 @@
-// vantage_serve: a room. The horde world runs natively at its fixed tick and is served with
-// the page from one process: HTTP for the web build's files, a WebSocket at /ws for players
-// (browsers, the desktop app, bots). Ctrl+C stops it cleanly.
+// vantage_serve: a room. The horde or black-hole world runs natively at its fixed tick and is
+// served with the page from one process: HTTP for the web build's files, a WebSocket at /ws
+// for players (browsers, the desktop app, bots). Ctrl+C stops it cleanly.
 //
-//   vantage_serve horde [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] [--bind ADDR]
-//                       [--presets DIR]
+//   vantage_serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan]
+//                                 [--bind ADDR] [--presets DIR]
 //
 // It binds 127.0.0.1 (loopback only) unless told otherwise: --lan binds every interface
 // (IPv4 and IPv6) and prints each LAN URL with a QR code of the first; --bind ADDR binds one
@@ -16,6 +16,7 @@
 
 #include "common/host.hpp"
 #include "common/preset.hpp"
+#include "room/blackhole_room.hpp"
 #include "room/horde_room.hpp"
 #include "room/lan.hpp"
 #include "room/room_server.hpp"
@@ -28,7 +29,8 @@ int usage(const std::string& error) {
     std::fprintf(stderr, "vantage serve: %s\n", error.c_str());
     std::fprintf(
         stderr,
-        "usage: vantage serve horde [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] [--bind ADDR]\n");
+        "usage: vantage serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] "
+        "[--bind ADDR]\n");
     return 2;
 }
 
@@ -39,56 +41,29 @@ bool parse_int(const char* text, long lo, long hi, long& out) {
     return out >= lo && out <= hi;
 }
 
-}  // namespace
+// What the summary line says about the world.
+std::string world_summary(const room::HordeRoomOptions& o) {
+    return std::to_string(o.settings.enemies) + " enemies";
+}
+std::string world_summary(const room::BlackholeRoomOptions& o) {
+    return std::to_string(o.settings.holes) + " holes, " + std::to_string(o.settings.pellets) + " pellets, " +
+           std::string(room::strategy_name(o.strategy)) + " field";
+}
 
-int main(int argc, char** argv) {
-    if (argc < 2) return usage("missing playground (horde)");
-    const std::string playground = argv[1];
-    if (playground == "--help" || playground == "-h") {
-        usage("help");
-        return 0;
-    }
-    if (playground == "blackhole") return usage("blackhole rooms are not built yet: serve horde");
-    if (playground != "horde") return usage("unknown playground '" + playground + "' (rooms: horde)");
-
+struct ServeArgs {
     room::RoomServerOptions net;
-    room::HordeRoomOptions game;
+    int seats = 0;  // 0: the game's default
     std::string settings;
     std::string presets_dir = VANTAGE_PRESETS_DIR;
     bool lan = false;
-    for (int i = 2; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--lan") {
-            lan = true;
-            net.bind = "::";
-            continue;
-        }
-        const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
-        long n = 0;
-        if (arg == "--port") {
-            if (!parse_int(value, 0, 65535, n)) return usage("--port needs a number from 0 to 65535");
-            net.port = static_cast<std::uint16_t>(n);
-        } else if (arg == "--seats") {
-            if (!parse_int(value, 1, 128, n)) return usage("--seats needs a number from 1 to 128");
-            game.seats = static_cast<int>(n);
-        } else if (arg == "--set") {
-            if (!value) return usage("--set needs 'key=value&key=value'");
-            settings = value;
-        } else if (arg == "--web") {
-            if (!value) return usage("--web needs a directory");
-            net.web_root = value;
-        } else if (arg == "--presets") {
-            if (!value) return usage("--presets needs a directory");
-            presets_dir = value;
-        } else if (arg == "--bind") {
-            if (!value) return usage("--bind needs an address");
-            net.bind = value;
-        } else {
-            return usage("unknown argument '" + arg + "'");
-        }
-        ++i;
-    }
-    const std::vector<std::string> errors = room::apply_room_settings(game, settings);
+};
+
+template <class Room, class Options>
+int serve(const std::string& playground, ServeArgs args) {
+    Options game;
+    room::RoomServerOptions& net = args.net;
+    if (args.seats > 0) game.seats = args.seats;
+    const std::vector<std::string> errors = room::apply_room_settings(game, args.settings);
     for (const std::string& e : errors) std::fprintf(stderr, "vantage serve: %s\n", e.c_str());
     if (!errors.empty()) return 2;
     if (std::string e = game.validate(); !e.empty()) return usage(e);
@@ -97,49 +72,100 @@ int main(int argc, char** argv) {
     net.max_connections = static_cast<std::size_t>(game.seats) + 32;  // a full room still answers "full"
 
     game.teacher_token = room::random_token();
-    const play::PresetFile presets = play::load_presets(presets_dir, "horde-room");
-    for (const std::string& e : presets.errors) std::fprintf(stderr, "vantage serve: horde-room.ini %s\n", e.c_str());
+    const std::string preset_file = playground + "-room";
+    const play::PresetFile presets = play::load_presets(args.presets_dir, preset_file);
+    for (const std::string& e : presets.errors)
+        std::fprintf(stderr, "vantage serve: %s.ini %s\n", preset_file.c_str(), e.c_str());
     game.presets = presets.presets;
-    const std::vector<std::string> addresses = lan ? room::lan_addresses() : std::vector<std::string>{};
+    const std::vector<std::string> addresses = args.lan ? room::lan_addresses() : std::vector<std::string>{};
     const std::string url_host =
         !addresses.empty() ? addresses[0] : (net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind);
 
-    room::HordeRoom horde(game);
-    room::RoomServer server(net, horde);
-    horde.attach(server);
+    Room world(game);
+    room::RoomServer server(net, world);
+    world.attach(server);
     if (std::string e = server.listen(); !e.empty()) {
         std::fprintf(stderr, "vantage serve: %s\n", e.c_str());
         return 1;
     }
     const unsigned port = server.port();
     const std::string host = net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind;
-    const std::string join_url = "http://" + url_host + ":" + std::to_string(port) + "/#horde/join";
+    const std::string path = "/#" + playground + "/join";
+    const std::string join_url = "http://" + url_host + ":" + std::to_string(port) + path;
     std::vector<std::string> class_urls;
-    for (const std::string& a : addresses)
-        class_urls.push_back("http://" + a + ":" + std::to_string(port) + "/#horde/join");
+    for (const std::string& a : addresses) class_urls.push_back("http://" + a + ":" + std::to_string(port) + path);
     if (class_urls.empty()) class_urls.push_back(join_url);
-    horde.set_class_urls(class_urls, room::qr_modules(class_urls[0]));
-    std::printf("Vantage room: http://%s:%u/#horde/join\n", host.c_str(), port);
-    if (lan) {
+    world.set_class_urls(class_urls, room::qr_modules(class_urls[0]));
+    std::printf("Vantage room: http://%s:%u%s\n", host.c_str(), port, path.c_str());
+    if (args.lan) {
         if (addresses.empty()) std::printf("  --lan: this machine has no LAN address (only loopback is reachable)\n");
         for (const std::string& a : addresses)
-            std::printf("Vantage room on the LAN: http://%s:%u/#horde/join\n", a.c_str(), port);
+            std::printf("Vantage room on the LAN: http://%s:%u%s\n", a.c_str(), port, path.c_str());
         if (!addresses.empty()) std::printf("%s", room::qr_terminal(class_urls[0]).c_str());
     }
     std::printf(
-        "Teacher console: http://%s:%u/#horde/teach&token=%s  (keep it to yourself; students follow with "
-        "#horde/follow)\n",
-        url_host.c_str(), port, game.teacher_token.c_str());
-    std::printf("  %d seats, %d enemies, tick %d Hz; settings: %s\n", game.seats, game.settings.enemies, game.tick_hz,
+        "Teacher console: http://%s:%u/#%s/teach&token=%s  (keep it to yourself; students follow with "
+        "#%s/follow)\n",
+        url_host.c_str(), port, playground.c_str(), game.teacher_token.c_str(), playground.c_str());
+    std::printf("  %d seats, %s, tick %d Hz; settings: %s\n", game.seats, world_summary(game).c_str(), game.tick_hz,
                 game.describe().c_str());
-    std::printf("  desktop: ./vantage play --desktop --join ws://%s:%u/ws    stop: Ctrl+C\n", host.c_str(),
-                static_cast<unsigned>(server.port()));
+    std::printf("  desktop: ./vantage play --desktop --join ws://%s:%u/ws%s    stop: Ctrl+C\n", host.c_str(), port,
+                playground == "horde" ? "" : (" " + playground).c_str());
     std::fflush(stdout);
     server.set_handle_signals(true);
     server.run();
-    const room::ServerStats s = server.stats();
+    const room::ServerStats st = server.stats();
     std::printf("room closed after %llu ticks; %llu connections served, %llu refused\n",
-                static_cast<unsigned long long>(s.ticks), static_cast<unsigned long long>(s.accepted),
-                static_cast<unsigned long long>(s.refused));
+                static_cast<unsigned long long>(st.ticks), static_cast<unsigned long long>(st.accepted),
+                static_cast<unsigned long long>(st.refused));
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) return usage("missing playground (horde or blackhole)");
+    const std::string playground = argv[1];
+    if (playground == "--help" || playground == "-h") {
+        usage("help");
+        return 0;
+    }
+    if (playground != "horde" && playground != "blackhole")
+        return usage("unknown playground '" + playground + "' (rooms: horde, blackhole)");
+
+    ServeArgs args;
+    for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--lan") {
+            args.lan = true;
+            args.net.bind = "::";
+            continue;
+        }
+        const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
+        long n = 0;
+        if (arg == "--port") {
+            if (!parse_int(value, 0, 65535, n)) return usage("--port needs a number from 0 to 65535");
+            args.net.port = static_cast<std::uint16_t>(n);
+        } else if (arg == "--seats") {
+            if (!parse_int(value, 1, 128, n)) return usage("--seats needs a number from 1 to 128");
+            args.seats = static_cast<int>(n);
+        } else if (arg == "--set") {
+            if (!value) return usage("--set needs 'key=value&key=value'");
+            args.settings = value;
+        } else if (arg == "--web") {
+            if (!value) return usage("--web needs a directory");
+            args.net.web_root = value;
+        } else if (arg == "--presets") {
+            if (!value) return usage("--presets needs a directory");
+            args.presets_dir = value;
+        } else if (arg == "--bind") {
+            if (!value) return usage("--bind needs an address");
+            args.net.bind = value;
+        } else {
+            return usage("unknown argument '" + arg + "'");
+        }
+        ++i;
+    }
+    if (playground == "blackhole") return serve<room::BlackholeRoom, room::BlackholeRoomOptions>(playground, args);
+    return serve<room::HordeRoom, room::HordeRoomOptions>(playground, args);
 }

@@ -27,6 +27,11 @@ export class Suite {
     this.base = `http://127.0.0.1:${server.address().port}/`;
     const browser = await launch();
     let failures = 0;
+    // VANTAGE_BROWSER_ONLY=regex runs the matching tests only (while working on one).
+    if (process.env.VANTAGE_BROWSER_ONLY) {
+      const only = new RegExp(process.env.VANTAGE_BROWSER_ONLY);
+      this.tests = this.tests.filter((t) => only.test(t.name));
+    }
     for (const t of this.tests) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();

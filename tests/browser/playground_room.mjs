@@ -8,19 +8,19 @@ import { resolve } from 'node:path';
 import { assert, assertEq } from './harness.mjs';
 import { lanAddresses } from '../../web/serve.mjs';
 
-// Starts a room on a free port serving `siteDir`; resolves with {base, stop}.
-export async function startRoom(siteDir, args = []) {
+// Starts a room (horde or blackhole) on a free port serving `siteDir`; resolves with {base, stop}.
+export async function startRoom(siteDir, args = [], playground = 'horde') {
   const exe = resolve(siteDir, '../../native-release/playgrounds/room/vantage_serve');
   if (!existsSync(exe)) throw new Error(`${exe} is missing (the native build makes it)`);
-  const child = spawn(exe, ['horde', '--port', '0', '--web', siteDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(exe, [playground, '--port', '0', '--web', siteDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let token = '';
   const base = await new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error('vantage_serve printed no URL: ' + out)), 10000);
     const onData = (d) => {
       out += d.toString();
-      const m = out.match(/Vantage room: (http:\/\/127\.0\.0\.1:\d+\/)#horde\/join/);
-      const t = out.match(/Teacher console: \S+#horde\/teach&token=([0-9a-f]+)/);
+      const m = out.match(new RegExp(`Vantage room: (http://127\\.0\\.0\\.1:\\d+/)#${playground}/join`));
+      const t = out.match(new RegExp(`Teacher console: \\S+#${playground}/teach&token=([0-9a-f]+)`));
       if (m && t) { clearTimeout(timer); token = t[1]; ok(m[1]); }
     };
     child.stdout.on('data', onData);
@@ -36,8 +36,8 @@ export async function startRoom(siteDir, args = []) {
   return { base, token, stop, lan, output: () => out };
 }
 
-async function join(page, base, name) {
-  await page.goto(`${base}#horde/join&name=${name}`);
+async function join(page, base, name, playground = 'horde') {
+  await page.goto(`${base}#${playground}/join&name=${name}`);
   await page.waitForFunction(() => window.vantage && window.vantage.ready, null, { timeout: 30000 });
   await page.waitForFunction(() => window.vantage.state().room.connected && window.vantage.state().room.frames > 10,
     null, { timeout: 20000 });
@@ -97,6 +97,56 @@ export function register(suite) {
       assertEq(c.seat, 1, 'the freed seat');
       assertEq(c.frames_lost, 0, 'frames lost by the newcomer on a clean link');
       await thirdContext.close();
+      assert(errors.length === 0, 'errors: ' + errors.join(' | '));
+    } finally {
+      const code = await server.stop();
+      assertEq(code, 0, 'vantage_serve exit status after Ctrl+C');
+    }
+  });
+
+  suite.test('room: two pages join a served black-hole room, hold every pellet, see each other\'s hole, steer their own', async ({ page, errors, shot }) => {
+    const server = await startRoom(suite.siteDir, ['--set', 'strategy=aggregated&latency_ms=40'], 'blackhole');
+    try {
+      await page.setViewportSize({ width: 1600, height: 900 });
+      const browser = page.context().browser();
+      const otherContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const other = await otherContext.newPage();
+      await join(page, server.base, 'ann', 'blackhole');
+      await join(other, server.base, 'bob', 'blackhole');
+      await page.waitForFunction(() => window.vantage.state().room.players === 2, null, { timeout: 10000 });
+      // The truth sample answers within a few seconds: the pellet error is measured.
+      await page.waitForFunction(() => window.vantage.state().room.err_mean_px !== null, null, { timeout: 15000 });
+      const a = await room(page), b = await room(other);
+      assertEq(a.playground, 'blackhole', 'playground');
+      assertEq([a.seat, b.seat].join(','), '0,1', 'seats');
+      for (const [name, r] of [['ann', a], ['bob', b]]) {
+        assertEq(r.knows, 2000, `${name}: pellets held (the join state)`);
+        assert(r.down_kib_s > 0.5, `${name}: down ${r.down_kib_s} KiB/s`);
+        assert(r.rtt_ms > 60 && r.rtt_ms < 1000, `${name}: RTT ${r.rtt_ms} ms (the room adds 40 ms and up to 15 ms each way)`);
+        assert(r.me, `${name}: its own hole is in its field`);
+        assertEq(r.phantoms, null, `${name}: no phantoms in the black holes`);
+      }
+      assert(a.err_mean_px >= 0 && a.err_mean_px < 400, `ann: pellet error ${a.err_mean_px} px`);
+      const before = await room(page);
+      const key = before.me.x < 1500 ? 'ArrowRight' : 'ArrowLeft';
+      const sign = key === 'ArrowRight' ? 1 : -1;
+      await page.bringToFront();
+      await page.mouse.click(800, 450);
+      await page.keyboard.down(key);
+      const went = await page.waitForFunction(([x0, s]) => (window.vantage.state().room.me.x - x0) * s > 150,
+        [before.me.x, sign], { timeout: 10000 }).then(() => true, () => false);
+      await page.keyboard.up(key);
+      const after = await room(page);
+      assert(went, `held ${key}: the hole moved ${((after.me.x - before.me.x) * sign).toFixed(0)} units in 10 s`);
+      await shot('room-blackhole-1600x900');
+      await otherContext.close();
+      await page.waitForFunction(() => window.vantage.state().room.players === 1, null, { timeout: 10000 });
+      // A horde page at a black-hole room is refused with the reason.
+      const wrong = await page.context().newPage();
+      await wrong.goto(`${server.base}#horde/join&name=lost`);
+      await wrong.waitForFunction(() => window.vantage && window.vantage.ready && window.vantage.state().room.status.startsWith('refused'), null, { timeout: 30000 });
+      assertEq((await room(wrong)).status, 'refused: this room plays blackhole, not horde', 'status');
+      await wrong.close();
       assert(errors.length === 0, 'errors: ' + errors.join(' | '));
     } finally {
       const code = await server.stop();

@@ -1,0 +1,120 @@
+// A room's view, drawn instead of the tabs while the page is a client: the connection and the
+// socket's meters in words on the left, the world this client holds (the game's own drawing)
+// and plots of its socket meters on the right. Keys or a drag on the world steer; released,
+// the server's script drives the player (autopilot) if chosen.
+#include <algorithm>
+#include <vector>
+
+#include "app/room_session.hpp"
+#include "app/ui.hpp"
+#include "app/views.hpp"
+
+namespace vantage::play {
+namespace {
+
+struct RoomWords {
+    const char* intro;  // what this page is
+    const char* held;   // what it holds, plural
+    const char* error;  // the truth sample's error, by name
+};
+
+RoomWords words_for(const RoomSession& session) {
+    if (session.blackhole()) {
+        return {"You are a client of a black-hole room: this page integrates its own pellets with the field the "
+                "server sends it, over a real socket. Arrow keys, WASD or a drag on the view steer your hole.",
+                "pellets", "pellet error"};
+    }
+    return {"You are a client of a horde room: this page knows only what the server sends it, over a real socket. "
+            "Arrow keys, WASD or a drag on the view steer your player.",
+            "enemies", "render error"};
+}
+
+void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
+    RoomRemote& remote = session.remote();
+    const RoomWords words = words_for(session);
+    ImGui::TextWrapped("%s", words.intro);
+    ImGui::Separator();
+    const bool joined = remote.status() == RoomRemote::Status::Joined;
+    const ImVec4 ok(0.45f, 0.9f, 0.55f, 1.0f), bad(1.0f, 0.5f, 0.4f, 1.0f);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(joined ? ok : bad, "%s", session.status_text().c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Checkbox("autopilot when idle", &autopilot_when_idle);
+    bool truth = remote.truth();
+    if (ImGui::Checkbox("truth sample (teaching overhead)", &truth)) remote.set_truth(truth);
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Twice a second the client asks the server about what it holds, to measure its error "
+                          "against the truth. Its bytes are counted apart (truth KiB/s), not in the stream's.");
+    }
+    if (ImGui::Button("Leave room")) session.leave();
+    ImGui::Separator();
+    ImGui::Text("players in the room: %zu", remote.roster().size());
+    for (const RosterEntry& e : remote.roster()) {
+        ImGui::TextColored(e.seat == remote.seat() ? ImVec4(0.47f, 1.0f, 0.55f, 1.0f) : ImVec4(0.35f, 0.78f, 1.0f, 1.0f),
+                           "  %u  %s%s", e.seat + 1, e.name.c_str(), e.seat == remote.seat() ? " (you)" : "");
+    }
+    ImGui::Separator();
+    // Measured on this page's socket (and, for the error, against the truth sample).
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("down %.1f KiB/s, up %.2f KiB/s", remote.down_kib_s(), remote.up_kib_s());
+    ImGui::Text("frames %llu, lost %llu", static_cast<unsigned long long>(remote.frames()),
+                static_cast<unsigned long long>(remote.frames_lost()));
+    if (remote.rtt_ms() >= 0) ImGui::Text("round trip %.0f ms", remote.rtt_ms());
+    ImGui::Text("holds %zu %s", remote.held(), words.held);
+    if (remote.truth() && remote.err_mean_px() >= 0) {
+        if (remote.phantoms() >= 0) ImGui::Text("phantoms %.1f", remote.phantoms());
+        ImGui::Text("%s %.1f px", words.error, remote.err_mean_px());
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "truth sample %.2f KiB/s, not in the stream's bytes",
+                           remote.truth_kib_s());
+    }
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace
+
+void draw_room_view(ViewContext& v, RoomSession& session) {
+    static bool autopilot_when_idle = true;
+    ImGui::BeginChild("room_controls", ImVec2(22.0f * ImGui::GetFontSize(), 0), true);
+    draw_sidebar(session, autopilot_when_idle);
+    ImGui::EndChild();
+    ImGui::SameLine();
+
+    ImGui::BeginChild("room_world", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float plots_h = std::max(90.0f, avail.y * 0.22f);
+    const float side = std::max(120.0f, std::min(avail.x, avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y));
+    const WorldView view = session.horde() ? draw_room_world(*session.horde(), side)
+                                           : draw_room_world(*session.blackhole(), side);
+    // A drag on the world steers toward the pointer (touch screens send it as a mouse drag).
+    Vec2 dir = held_keys_direction();
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool over = io.MousePos.x >= view.origin.x && io.MousePos.y >= view.origin.y &&
+                      io.MousePos.x < view.origin.x + view.size.x && io.MousePos.y < view.origin.y + view.size.y;
+    if (over && io.MouseDown[0]) {
+        const ImVec2 c(view.origin.x + view.size.x * 0.5f, view.origin.y + view.size.y * 0.5f);
+        const Vec2 d{io.MousePos.x - c.x, io.MousePos.y - c.y};
+        if (d.length_squared() > 64.0f) dir = d.normalize();
+    }
+    const bool steering = dir.length_squared() > 0.0f;
+    session.set_input(dir, !steering && autopilot_when_idle);
+
+    const ImVec2 rest = ImGui::GetContentRegionAvail();
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const ImVec2 plot((rest.x - 2 * gap) / 3.0f, std::max(60.0f, rest.y - 4));
+    auto one = [&](const char* id, const char* meter, const char* label, const char* unit) {
+        std::vector<PlotSeries> series{{label, {}, IM_COL32(90, 200, 120, 255)}};
+        v.history.values(meter, series.back().values);
+        draw_plot(id, series, plot, unit);
+    };
+    one("room_down", "room.down_kib_s", "down", "KiB/s");
+    ImGui::SameLine();
+    one("room_rtt", "room.rtt_ms", "RTT", "ms");
+    ImGui::SameLine();
+    if (session.horde())
+        one("room_phantoms", "room.phantoms", "phantoms", "phantoms");
+    else
+        one("room_error", "room.err_mean_px", "pellet error", "px");
+    ImGui::EndChild();
+}
+
+}  // namespace vantage::play
