@@ -65,8 +65,10 @@ std::vector<std::string> apply_link(App& app, std::string_view hash) {
         app.history.clear();
     }
     if (link.teach || link.follow) {
-        if (link.teach && link.token.empty()) errors.push_back("'teach' needs the token `vantage serve` printed");
-        else if (!app.classroom || app.classroom->link().teach != link.teach || app.classroom->link().token != link.token) {
+        if (link.teach && link.token.empty())
+            errors.push_back("'teach' needs the token `vantage serve` printed");
+        else if (!app.classroom || app.classroom->link().teach != link.teach ||
+                 app.classroom->link().token != link.token) {
             app.classroom = std::make_unique<ClassSession>(link);
             if (link.teach) {
                 app.classroom->presets = load_presets(platform::presets_dir(), link.playground + "-room").presets;
@@ -143,7 +145,8 @@ void draw_context_bar(App& app) {
     ImGui::SetNextItemWidth(140);
     char seed[32];
     std::snprintf(seed, sizeof seed, "%llu", static_cast<unsigned long long>(ctx.seed));
-    if (ImGui::InputText("seed", seed, sizeof seed, ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_EnterReturnsTrue)) {
+    if (ImGui::InputText("seed", seed, sizeof seed,
+                         ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_EnterReturnsTrue)) {
         const std::string err = host.set("seed", seed);
         app.status = err;
         if (err.empty()) app.history.clear();
@@ -225,7 +228,7 @@ void draw_workshop_bar(App& app) {
         if (!active->check.empty()) {
             const CheckResult r = evaluate_check(active->check, app.meters);
             const bool settled = host.current().time_s() >= active->seconds;
-            const ImVec4 color = !settled ? ImVec4(0.7f, 0.7f, 0.7f, 1.0f)
+            const ImVec4 color = !settled  ? ImVec4(0.7f, 0.7f, 0.7f, 1.0f)
                                  : r.holds ? ImVec4(0.4f, 0.9f, 0.5f, 1.0f)
                                            : ImVec4(1.0f, 0.6f, 0.3f, 1.0f);
             ImGui::TextColored(color, "finding%s: %s", settled ? "" : " (still settling)", r.text.c_str());
@@ -412,8 +415,10 @@ bool frame(App& app) {
 }
 
 int usage(const char* argv0, const std::string& error) {
-    std::fprintf(stderr, "%s: %s\nusage: %s [--join ws://HOST:PORT/ws] [--frames N [--screenshot FILE]] [playground/key=value&key=value...]\n", argv0, error.c_str(),
-                 argv0);
+    std::fprintf(stderr,
+                 "%s: %s\nusage: %s [--join ws://HOST:PORT/ws] [--frames N [--screenshot FILE]] "
+                 "[playground/key=value&key=value...]\n",
+                 argv0, error.c_str(), argv0);
     return 2;
 }
 

@@ -6,7 +6,9 @@
 
 namespace vantage::play {
 
-bool room_playground(std::string_view playground) { return playground == "horde" || playground == "blackhole"; }
+bool room_playground(std::string_view playground) {
+    return playground == "horde" || playground == "blackhole";
+}
 
 RoomSession::RoomSession(RoomLink link) : link_(std::move(link)), socket_(RoomSocket::connect(link_.url)) {
     const RoomRemoteOptions options{.name = link_.name.empty() ? std::string("player") : link_.name};

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "app/room_socket.hpp"
+#include "blackhole/blackhole_remote.hpp"
 #include "common/room_link.hpp"
 #include "common/simulation.hpp"
-#include "blackhole/blackhole_remote.hpp"
 #include "horde/horde_remote.hpp"
 
 namespace vantage::play {

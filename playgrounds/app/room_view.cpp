@@ -20,13 +20,15 @@ struct RoomWords {
 
 RoomWords words_for(const RoomSession& session) {
     if (session.blackhole()) {
-        return {"You are a client of a black-hole room: this page integrates its own pellets with the field the "
-                "server sends it, over a real socket. Arrow keys, WASD or a drag on the view steer your hole.",
-                "pellets", "pellet error"};
+        return {
+            "You are a client of a black-hole room: this page integrates its own pellets with the field the "
+            "server sends it, over a real socket. Arrow keys, WASD or a drag on the view steer your hole.",
+            "pellets", "pellet error (mean)"};
     }
-    return {"You are a client of a horde room: this page knows only what the server sends it, over a real socket. "
-            "Arrow keys, WASD or a drag on the view steer your player.",
-            "enemies", "render error"};
+    return {
+        "You are a client of a horde room: this page knows only what the server sends it, over a real socket. "
+        "Arrow keys, WASD or a drag on the view steer your player.",
+        "enemies", "render error (mean)"};
 }
 
 void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
@@ -43,15 +45,17 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     bool truth = remote.truth();
     if (ImGui::Checkbox("truth sample (teaching overhead)", &truth)) remote.set_truth(truth);
     if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Twice a second the client asks the server about what it holds, to measure its error "
-                          "against the truth. Its bytes are counted apart (truth KiB/s), not in the stream's.");
+        ImGui::SetTooltip(
+            "Twice a second the client asks the server about what it holds, to measure its error "
+            "against the truth. Its bytes are counted apart (truth KiB/s), not in the stream's.");
     }
     if (ImGui::Button("Leave room")) session.leave();
     ImGui::Separator();
     ImGui::Text("players in the room: %zu", remote.roster().size());
     for (const RosterEntry& e : remote.roster()) {
-        ImGui::TextColored(e.seat == remote.seat() ? ImVec4(0.47f, 1.0f, 0.55f, 1.0f) : ImVec4(0.35f, 0.78f, 1.0f, 1.0f),
-                           "  %u  %s%s", e.seat + 1, e.name.c_str(), e.seat == remote.seat() ? " (you)" : "");
+        ImGui::TextColored(
+            e.seat == remote.seat() ? ImVec4(0.47f, 1.0f, 0.55f, 1.0f) : ImVec4(0.35f, 0.78f, 1.0f, 1.0f), "  %u  %s%s",
+            e.seat + 1, e.name.c_str(), e.seat == remote.seat() ? " (you)" : "");
     }
     ImGui::Separator();
     // Measured on this page's socket (and, for the error, against the truth sample).
@@ -83,8 +87,8 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float plots_h = std::max(90.0f, avail.y * 0.22f);
     const float side = std::max(120.0f, std::min(avail.x, avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y));
-    const WorldView view = session.horde() ? draw_room_world(*session.horde(), side)
-                                           : draw_room_world(*session.blackhole(), side);
+    const WorldView view =
+        session.horde() ? draw_room_world(*session.horde(), side) : draw_room_world(*session.blackhole(), side);
     // A drag on the world steers toward the pointer (touch screens send it as a mouse drag).
     Vec2 dir = held_keys_direction();
     const ImGuiIO& io = ImGui::GetIO();

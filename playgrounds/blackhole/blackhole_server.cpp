@@ -13,7 +13,6 @@ void build_field_tree(AggregateTree& tree, std::span<const WeightedPoint> source
     tree.build_in(sources, kArenaCenter, kArenaSize, kTreeDepth);
 }
 
-
 void BlackholeServerHalf::plan_field(const BlackholeRound& round, Vec2 eye, const BlackholeServeOptions& options,
                                      BlackholeServeScratch& scratch) {
     FieldPacket& packet = scratch.packet;

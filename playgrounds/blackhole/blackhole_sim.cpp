@@ -11,9 +11,12 @@ namespace {
 
 const char* lane_name(LaneKind kind) {
     switch (kind) {
-        case LaneKind::Full: return "full";
-        case LaneKind::Culled: return "culled";
-        case LaneKind::Aggregated: return "aggregated";
+        case LaneKind::Full:
+            return "full";
+        case LaneKind::Culled:
+            return "culled";
+        case LaneKind::Aggregated:
+            return "aggregated";
     }
     return "?";
 }
@@ -119,7 +122,9 @@ BlackholeSim::BlackholeSim() {
     blackhole_schema().bind(settings_, params_, [this] { apply_link_options(); });
 }
 
-void BlackholeSim::steer(Vec2 direction) { steer_ = direction; }
+void BlackholeSim::steer(Vec2 direction) {
+    steer_ = direction;
+}
 
 void BlackholeSim::apply_link_options() {
     const LossyLinkOptions o{.latency_ms = settings_.latency_ms,
@@ -363,12 +368,14 @@ std::uint64_t BlackholeSim::checksum() const {
         h = fold(h, static_cast<double>(hole.position.y));
         h = fold(h, static_cast<double>(hole.mass));
     }
-    for (const Vec2 p : world_.pellet_positions()) h = fold(h, static_cast<double>(p.x) * 4096.0 + static_cast<double>(p.y));
+    for (const Vec2 p : world_.pellet_positions())
+        h = fold(h, static_cast<double>(p.x) * 4096.0 + static_cast<double>(p.y));
     for (const Lane& lane : lanes_) {
         h = fold(h, lane.bytes.total());
         h = fold(h, lane.field_bytes.total());
         for (const auto& seat : lane.seats) {
-            for (const Vec2 p : seat->client.positions()) h = fold(h, static_cast<double>(p.x) * 4096.0 + static_cast<double>(p.y));
+            for (const Vec2 p : seat->client.positions())
+                h = fold(h, static_cast<double>(p.x) * 4096.0 + static_cast<double>(p.y));
         }
     }
     return h;

@@ -100,9 +100,9 @@ public:
         LaneKind kind = LaneKind::Full;
         std::string name;
         std::vector<std::unique_ptr<Seat>> seats;
-        Reading bytes;        // per packet, every client of the lane
-        Reading field_bytes;  // the field part of those packets
-        Reading evaluations;  // force evaluations per client per tick
+        Reading bytes;                        // per packet, every client of the lane
+        Reading field_bytes;                  // the field part of those packets
+        Reading evaluations;                  // force evaluations per client per tick
         std::uint64_t decode_errors() const;  // packets the lane's clients refused
         // pooled error samples of the last kErrorWindow measurements
         std::array<std::vector<float>, kErrorWindow> error_window;
@@ -170,8 +170,8 @@ private:
 
     std::vector<Lane> lanes_;
     AggregateTree tree_;
-    BlackholeServeScratch serve_scratch_;   // shared by every server half
-    BlackholeClientScratch client_scratch_; // shared by every client half
+    BlackholeServeScratch serve_scratch_;    // shared by every server half
+    BlackholeClientScratch client_scratch_;  // shared by every client half
     std::vector<Vec2> probes_;
     std::vector<WeightedPoint> sent_;
     std::vector<float> pooled_;

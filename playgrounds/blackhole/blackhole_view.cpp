@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <string>
 
+#include "app/room_session.hpp"
 #include "app/ui.hpp"
 #include "app/views.hpp"
-#include "app/room_session.hpp"
 #include "blackhole/blackhole_remote.hpp"
 #include "blackhole/blackhole_sim.hpp"
 
@@ -26,7 +26,9 @@ constexpr ImU32 kView = IM_COL32(90, 220, 140, 160);
 constexpr ImU32 kYou = IM_COL32(90, 255, 140, 255);
 constexpr ImU32 kArena = IM_COL32(90, 90, 110, 200);
 
-float radius_for_weight(float weight) { return 6.0f + 2.4f * std::sqrt(std::max(weight, 0.0f)); }
+float radius_for_weight(float weight) {
+    return 6.0f + 2.4f * std::sqrt(std::max(weight, 0.0f));
+}
 
 // Arrows or WASD steer the player's hole; the first key press turns the autopilot off.
 void steer_from_keys(ViewContext& v, BlackholeSim& sim) {
@@ -118,9 +120,12 @@ void draw_lane_readouts(ViewContext& v, const BlackholeSim::Lane& lane) {
 
 const char* lane_title(LaneKind kind) {
     switch (kind) {
-        case LaneKind::Full: return "the full field";
-        case LaneKind::Culled: return "culled by view distance (the mistake)";
-        case LaneKind::Aggregated: return "aggregated (AggregateTree)";
+        case LaneKind::Full:
+            return "the full field";
+        case LaneKind::Culled:
+            return "culled by view distance (the mistake)";
+        case LaneKind::Aggregated:
+            return "aggregated (AggregateTree)";
     }
     return "";
 }

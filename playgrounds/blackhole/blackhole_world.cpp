@@ -12,7 +12,9 @@ constexpr float kCoreFraction = 0.22f;  // pellets are swallowed within this fra
 
 // Rounds to a fixed binary grid so that a last-ulp difference between platforms' log, sin
 // and cos (glibc against Emscripten's musl) cannot reach the simulation.
-float snap(double v, double steps) { return static_cast<float>(std::round(v * steps) / steps); }
+float snap(double v, double steps) {
+    return static_cast<float>(std::round(v * steps) / steps);
+}
 
 Vec2 clamp_length(Vec2 v, float max_len) {
     const float len2 = v.length_squared();
@@ -39,7 +41,9 @@ float BlackholeWorld::effective_mass(float mass) {
     return snap(400.0 * std::log1p(static_cast<double>(std::max(mass, 0.0f)) / 400.0), 1024.0);
 }
 
-float BlackholeWorld::hole_radius(const Hole& h) { return 6.0f + 2.4f * std::sqrt(effective_mass(h.mass)); }
+float BlackholeWorld::hole_radius(const Hole& h) {
+    return 6.0f + 2.4f * std::sqrt(effective_mass(h.mass));
+}
 
 BlackholeWorld::BlackholeWorld(const BlackholeWorldOptions& options)
     : rng_(mix64(options.seed ^ 0x626c61636b686f6cULL)) {

@@ -7,7 +7,7 @@ namespace vantage::play {
 namespace {
 
 constexpr float kPositionSteps = 65535.0f;
-constexpr float kVelocityStep = 0.25f;           // units/s per quantum
+constexpr float kVelocityStep = 0.25f;             // units/s per quantum
 constexpr std::uint64_t kMaxWeight4 = 1ULL << 32;  // weight4 ceiling (a weight of 2^30)
 constexpr std::size_t kHoleMinBytes = 6;
 constexpr std::size_t kClusterMinBytes = 5;
@@ -19,7 +19,9 @@ std::uint16_t quantize_coordinate(float v) {
     return q >= kPositionSteps ? std::uint16_t{65535} : static_cast<std::uint16_t>(q);
 }
 
-float dequantize_coordinate(std::uint16_t q) { return static_cast<float>(q) / kPositionSteps * kArenaSize; }
+float dequantize_coordinate(std::uint16_t q) {
+    return static_cast<float>(q) / kPositionSteps * kArenaSize;
+}
 
 std::uint16_t quantize_velocity(float v) {
     float q = std::isfinite(v) ? std::round(v / kVelocityStep) : 0.0f;
@@ -28,7 +30,9 @@ std::uint16_t quantize_velocity(float v) {
     return static_cast<std::uint16_t>(static_cast<std::int16_t>(q));
 }
 
-float dequantize_velocity(std::uint16_t q) { return static_cast<float>(static_cast<std::int16_t>(q)) * kVelocityStep; }
+float dequantize_velocity(std::uint16_t q) {
+    return static_cast<float>(static_cast<std::int16_t>(q)) * kVelocityStep;
+}
 
 // A velocity component; -32768 quanta is refused (the encoder clamps to +-32767), so every
 // packet the decoder accepts is one the encoder writes.
@@ -141,8 +145,8 @@ WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t m
     return in.error();
 }
 
-void encode_join_state(std::uint32_t server_time_ms, std::span<const Vec2> positions,
-                       std::span<const Vec2> velocities, ByteWriter& out) {
+void encode_join_state(std::uint32_t server_time_ms, std::span<const Vec2> positions, std::span<const Vec2> velocities,
+                       ByteWriter& out) {
     assert(positions.size() == velocities.size() && !positions.empty() && positions.size() <= kMaxPellets &&
            "encode_join_state: one position and one velocity per pellet, 1 to 65536 pellets");
     out.clear();

@@ -19,8 +19,8 @@
 //
 // x, y: position over the arena [0, kArenaSize] in 65535 steps (0.046 units); values off the
 // arena clamp to its edge. weight4: round(weight * 4), a weight from 0 to 2^30.
-// vx, vy: velocity in quarter units per second, clamped to +-8191.75 (the quantum -32768 is never written, and refused). A hole record is
-// 6-7 bytes, a cluster 5-6, a pellet 10 (the reference's model: 7, 6 and 11).
+// vx, vy: velocity in quarter units per second, clamped to +-8191.75 (the quantum -32768 is never written, and
+// refused). A hole record is 6-7 bytes, a cluster 5-6, a pellet 10 (the reference's model: 7, 6 and 11).
 //
 // Bad input: decode() returns the first WireError (unknown kind, truncation, a count above
 // its limit or the bytes left, an id out of range, a non-canonical varint, trailing bytes)
@@ -96,8 +96,8 @@ struct JoinState {
 };
 
 // Replaces the writer's contents; positions and velocities have one entry per pellet.
-void encode_join_state(std::uint32_t server_time_ms, std::span<const Vec2> positions,
-                       std::span<const Vec2> velocities, ByteWriter& out);
+void encode_join_state(std::uint32_t server_time_ms, std::span<const Vec2> positions, std::span<const Vec2> velocities,
+                       ByteWriter& out);
 // Refuses (WireError) anything encode_join_state would not write: no pellets, more than
 // kMaxPellets, an id that is not its index, truncation, trailing bytes.
 WireError decode_join_state(std::span<const std::uint8_t> bytes, JoinState& out);

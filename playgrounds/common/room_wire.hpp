@@ -51,18 +51,18 @@ enum class RoomMessage : std::uint8_t {
     FollowHello = 0x46,   // 'F'
     Command = 0x58,       // 'X' teacher only
     // server -> client
-    Welcome = 0x57,    // 'W'
-    Refuse = 0x52,     // 'R'
-    Frame = 0x48,      // 'H' (the horde's frame: horde_wire.hpp)
+    Welcome = 0x57,     // 'W'
+    Refuse = 0x52,      // 'R'
+    Frame = 0x48,       // 'H' (the horde's frame: horde_wire.hpp)
     FieldFrame = 0xb1,  // the black-hole FieldPacket (field_packet.hpp)
     JoinState = 0x47,   // 'G' a black-hole client's pellets, once after the welcome (field_packet.hpp)
-    Pong = 0x4f,       // 'O'
-    Truth = 0x54,      // 'T'
-    Roster = 0x53,     // 'S'
-    Error = 0x45,      // 'E' a refused request; the connection stays
-    SeatTable = 0x59,  // 'Y' to teachers
-    ClassInfo = 0x55,  // 'U' to a teacher, once: the join URLs and a QR code
-    Link = 0x4c,       // 'L' to followers: the teacher's page link
+    Pong = 0x4f,        // 'O'
+    Truth = 0x54,       // 'T'
+    Roster = 0x53,      // 'S'
+    Error = 0x45,       // 'E' a refused request; the connection stays
+    SeatTable = 0x59,   // 'Y' to teachers
+    ClassInfo = 0x55,   // 'U' to a teacher, once: the join URLs and a QR code
+    Link = 0x4c,        // 'L' to followers: the teacher's page link
 };
 
 // A lane's frame (what the frame meters count): the horde's 'H' or the black hole's FieldPacket.

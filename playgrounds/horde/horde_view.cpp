@@ -34,7 +34,9 @@ void mark(const WorldView& view, Vec2 p, float half_px, ImU32 color) {
     view.dl->AddRectFilled(ImVec2(c.x - half_px, c.y - half_px), ImVec2(c.x + half_px, c.y + half_px), color);
 }
 
-void steer_from_keys(HordeSim& sim) { sim.steer(held_keys_direction()); }
+void steer_from_keys(HordeSim& sim) {
+    sim.steer(held_keys_direction());
+}
 
 void draw_camera(const HordeSim& sim, const HordeLane& lane, ImVec2 size) {
     const HordeWorld& w = sim.world();
@@ -66,7 +68,8 @@ void draw_camera(const HordeSim& sim, const HordeLane& lane, ImVec2 size) {
             mark(view, h.position, 3.0f, kPhantom);
         }
     });
-    for (std::size_t i = 0; i < client.players().size(); ++i) view.circle(client.players()[i], 10.0f, i == 0 ? kYou : kPlayer, 2.0f);
+    for (std::size_t i = 0; i < client.players().size(); ++i)
+        view.circle(client.players()[i], 10.0f, i == 0 ? kYou : kPlayer, 2.0f);
     end_world_view(view);
 }
 
@@ -161,9 +164,11 @@ void draw_view(ViewContext& v, HordeSim& sim) {
         // One child window per lane: each has its own draw list.
         ImGui::PushID(static_cast<int>(i));
         ImGui::BeginChild("lane", ImVec2(column, lane_h), false, ImGuiWindowFlags_NoScrollbar);
-        const float theta = lane.config().follows_theta ? static_cast<float>(sim.settings().theta) : lane.config().theta;
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLaneColors[i % 4]), "%s: %s recovery%s", lane.config().name.c_str(),
-                           lane.config().recovery ? "acked" : "naive", theta > 0 ? ", crowd summaries" : "");
+        const float theta =
+            lane.config().follows_theta ? static_cast<float>(sim.settings().theta) : lane.config().theta;
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLaneColors[i % 4]), "%s: %s recovery%s",
+                           lane.config().name.c_str(), lane.config().recovery ? "acked" : "naive",
+                           theta > 0 ? ", crowd summaries" : "");
         const ImVec2 camera_at = ImGui::GetCursorScreenPos();
         draw_camera(sim, lane, ImVec2(column, camera));
         // The minimap is an inset in the camera's top-right corner.
@@ -219,7 +224,8 @@ WorldView draw_room_world(const HordeRemote& remote, float side) {
     ImGui::SetCursorScreenPos(ImVec2(camera_at.x + side - inset - 4.0f, camera_at.y + 4.0f));
     const float half = horde::kArena * 0.5f;
     const WorldView map = begin_world_view("room_minimap", ImVec2(inset, inset), Vec2{half, half}, half);
-    map.dl->AddRectFilled(map.origin, ImVec2(map.origin.x + map.size.x, map.origin.y + map.size.y), IM_COL32(14, 16, 20, 230));
+    map.dl->AddRectFilled(map.origin, ImVec2(map.origin.x + map.size.x, map.origin.y + map.size.y),
+                          IM_COL32(14, 16, 20, 230));
     for (const CrowdBlob& b : client.crowd()) {
         map.disc(b.position, std::min(300.0f, 8.0f * std::sqrt(static_cast<float>(b.count))), kBlob);
     }

@@ -21,14 +21,19 @@ struct BlackholeRoom::Seat final : RoomSeat {
 namespace {
 // Settings of the page that are not the room's: its clients per lane are the room's seats,
 // and autopilot is each player's own.
-bool page_only(std::string_view name) { return name == "clients" || name == "autopilot"; }
+bool page_only(std::string_view name) {
+    return name == "clients" || name == "autopilot";
+}
 }  // namespace
 
 std::string_view strategy_name(LaneKind kind) {
     switch (kind) {
-        case LaneKind::Full: return "full";
-        case LaneKind::Culled: return "culled";
-        case LaneKind::Aggregated: return "aggregated";
+        case LaneKind::Full:
+            return "full";
+        case LaneKind::Culled:
+            return "culled";
+        case LaneKind::Aggregated:
+            return "aggregated";
     }
     return "?";
 }
@@ -108,7 +113,9 @@ void BlackholeRoom::seated(RoomSeat& seat) {
     if (send_direct(seat.connection, writer().bytes()) == SendResult::Queued) seat.report.join_bytes += writer().size();
 }
 
-void BlackholeRoom::unseated(std::uint32_t index) { world_.control(index, BlackholeWorld::Control::Waypoints); }
+void BlackholeRoom::unseated(std::uint32_t index) {
+    world_.control(index, BlackholeWorld::Control::Waypoints);
+}
 
 void BlackholeRoom::steer(RoomSeat& seat, Vec2 direction, bool autopilot) {
     world_.control(seat.index, autopilot ? BlackholeWorld::Control::Waypoints : BlackholeWorld::Control::Steered,
@@ -195,11 +202,12 @@ void BlackholeRoom::serve(std::span<RoomSeat* const> seated, double now_ms) {
                                .pellet_velocities = world_.pellet_velocities(),
                                .respawned = world_.respawned(),
                                .now_ms = now_ms};
-    const BlackholeServeOptions serve{.kind = options_.strategy,
-                                      .theta = static_cast<float>(options_.settings.theta),
-                                      .disc_walk = options_.settings.disc_walk,
-                                      .view_radius = static_cast<float>(options_.settings.view_radius),
-                                      .corrections = static_cast<std::size_t>(std::max(options_.settings.corrections, 0))};
+    const BlackholeServeOptions serve{
+        .kind = options_.strategy,
+        .theta = static_cast<float>(options_.settings.theta),
+        .disc_walk = options_.settings.disc_walk,
+        .view_radius = static_cast<float>(options_.settings.view_radius),
+        .corrections = static_cast<std::size_t>(std::max(options_.settings.corrections, 0))};
     for (RoomSeat* room_seat : seated) {
         Seat& seat = *static_cast<Seat*>(room_seat);
         const Vec2 eye = world_.holes()[seat.index].position;

@@ -25,7 +25,7 @@ namespace vantage::room {
 
 struct BlackholeRoomOptions : RoomOptions {
     BlackholeRoomOptions() { seats = 8; }
-    play::BlackholeSettings settings;                       // holes, pellets, theta, radius, rates, impairment
+    play::BlackholeSettings settings;                      // holes, pellets, theta, radius, rates, impairment
     play::LaneKind strategy = play::LaneKind::Aggregated;  // what every seat is sent
 
     std::string validate() const;  // empty when fine (seats up to 64, at most the holes)

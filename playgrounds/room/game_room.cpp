@@ -101,7 +101,9 @@ SendResult GameRoom::send_direct(ConnectionId id, std::span<const std::uint8_t> 
     return server_ ? server_->send(id, bytes) : SendResult::Unknown;
 }
 
-void GameRoom::on_open(ConnectionId id, std::string_view) { pending_.push_back({id, world_ms()}); }
+void GameRoom::on_open(ConnectionId id, std::string_view) {
+    pending_.push_back({id, world_ms()});
+}
 
 void GameRoom::on_close(ConnectionId id) {
     std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });

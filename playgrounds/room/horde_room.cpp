@@ -73,7 +73,8 @@ std::vector<std::string> apply_room_settings(HordeRoomOptions& options, std::str
     return errors;
 }
 
-HordeRoom::HordeRoom(HordeRoomOptions options) : GameRoom(options_, options.seats, "horde"), options_(std::move(options)) {
+HordeRoom::HordeRoom(HordeRoomOptions options)
+    : GameRoom(options_, options.seats, "horde"), options_(std::move(options)) {
     options_.settings.players = options_.seats;
     world_ = std::make_unique<HordeWorld>(HordeWorldOptions{.seed = options_.seed,
                                                             .enemies = options_.settings.enemies,
@@ -106,7 +107,9 @@ void HordeRoom::unseated(std::uint32_t index) {
     occupied_mask_[index] = 0;
 }
 
-void HordeRoom::steer(RoomSeat& seat, Vec2 direction, bool autopilot) { world_->steer(seat.index, direction, autopilot); }
+void HordeRoom::steer(RoomSeat& seat, Vec2 direction, bool autopilot) {
+    world_->steer(seat.index, direction, autopilot);
+}
 
 Impairment HordeRoom::default_impairment() const {
     return {.loss_pct = options_.settings.loss_pct,

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "common/transport.hpp"
 #include "blackhole/blackhole_remote.hpp"
+#include "common/transport.hpp"
 #include "horde/horde_remote.hpp"
 #include "room/room_client.hpp"
 

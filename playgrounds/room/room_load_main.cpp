@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "common/host.hpp"
-#include "room/room_bot.hpp"
 #include "room/horde_room.hpp"
+#include "room/room_bot.hpp"
 #include "room/room_server.hpp"
 
 using namespace vantage;

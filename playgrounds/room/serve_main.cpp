@@ -27,10 +27,9 @@ namespace {
 
 int usage(const std::string& error) {
     std::fprintf(stderr, "vantage serve: %s\n", error.c_str());
-    std::fprintf(
-        stderr,
-        "usage: vantage serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] "
-        "[--bind ADDR]\n");
+    std::fprintf(stderr,
+                 "usage: vantage serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] "
+                 "[--bind ADDR]\n");
     return 2;
 }
 

@@ -26,15 +26,15 @@ TEST(FieldPacket, GoldenBytesFollowTheDocumentedLayout) {
     ByteWriter w;
     const PacketBytes sizes = encode_field_packet(sample_packet(), w);
     const std::vector<std::uint8_t> expected = {
-        0xB1,                    // kind
-        0xAC, 0x02,              // sequence 300
-        0xE8, 0x07,              // server_time_ms 1000
-        0x01,                    // one hole
-        0x05, 0xFF, 0xFF, 0x00, 0x00, 0xA5, 0x03,  // id 5, x = 3000, y = 0, weight4 = 421
-        0x01,                    // one cluster
-        0x00, 0x80, 0xFF, 0xFF, 0xC0, 0x3E,        // x = 1500 (32768), y = 3000, weight4 = 8000
-        0x00,                    // no spawned pellets
-        0x01,                    // one correction
+        0xB1,                                                        // kind
+        0xAC, 0x02,                                                  // sequence 300
+        0xE8, 0x07,                                                  // server_time_ms 1000
+        0x01,                                                        // one hole
+        0x05, 0xFF, 0xFF, 0x00, 0x00, 0xA5, 0x03,                    // id 5, x = 3000, y = 0, weight4 = 421
+        0x01,                                                        // one cluster
+        0x00, 0x80, 0xFF, 0xFF, 0xC0, 0x3E,                          // x = 1500 (32768), y = 3000, weight4 = 8000
+        0x00,                                                        // no spawned pellets
+        0x01,                                                        // one correction
         0x07, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFC, 0xFF, 0x0A, 0x00,  // id 7, (0, 3000), (-1, 2.5)
     };
     ASSERT_EQ(std::vector<std::uint8_t>(w.bytes().begin(), w.bytes().end()), expected);
@@ -49,7 +49,8 @@ TEST(FieldPacket, RoundTripsWithinTheQuantizationStep) {
         p.sequence = static_cast<std::uint32_t>(rng.below(1u << 30));
         p.server_time_ms = static_cast<std::uint32_t>(rng.below(1u << 31));
         for (std::uint64_t i = 0, n = rng.below(kMaxHoles); i < n; ++i) {
-            p.holes.push_back({static_cast<std::uint8_t>(i), {rng.range(0, kArenaSize), rng.range(0, kArenaSize)},
+            p.holes.push_back({static_cast<std::uint8_t>(i),
+                               {rng.range(0, kArenaSize), rng.range(0, kArenaSize)},
                                rng.range(0.0f, 5000.0f)});
         }
         for (std::uint64_t i = 0, n = rng.below(20); i < n; ++i) {
@@ -160,8 +161,8 @@ TEST(JoinState, GoldenBytesFollowTheDocumentedLayout) {
     const std::vector<Vec2> velocities{{-1.0f, 2.5f}, {0.0f, 0.25f}};
     ByteWriter w;
     encode_join_state(1000, positions, velocities, w);
-    const std::vector<std::uint8_t> want{0x47, 0xe8, 0x07, 0x02,                                // kind, 1000 ms, 2 pellets
-                                         0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xfc, 0xff, 0x0a, 0x00,  // id 0
+    const std::vector<std::uint8_t> want{0x47, 0xe8, 0x07, 0x02,  // kind, 1000 ms, 2 pellets
+                                         0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xfc, 0xff, 0x0a, 0x00,   // id 0
                                          0x01, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00};  // id 1
     EXPECT_EQ(std::vector<std::uint8_t>(w.bytes().begin(), w.bytes().end()), want);
     JoinState j;

@@ -35,10 +35,12 @@ TEST(BlackholeRoom, BotsJoinHoldEveryPelletAndFollowTheServer) {
     LiveRoom live(small_room(4, LaneKind::Full));
     std::vector<std::unique_ptr<BlackholeBot>> bots;
     for (const char* name : {"ann", "bob", "cy"}) bots.push_back(live::join_bot<BlackholeBot>(live.url, name));
-    live::drive(bots, [] { return false; }, 6000ms);
+    live::drive(
+        bots, [] { return false; }, 6000ms);
     // Drain: nothing new is sent, what is in flight arrives.
     live.room.set_quiet(true);
-    live::drive(bots, [] { return false; }, 400ms);
+    live::drive(
+        bots, [] { return false; }, 400ms);
     for (std::size_t i = 0; i < bots.size(); ++i) {
         const BlackholeRemote& r = bots[i]->remote();
         ASSERT_EQ(r.status(), RoomRemote::Status::Joined) << i << ": " << r.reason();
@@ -88,7 +90,8 @@ TEST(BlackholeRoom, CullingTheFieldCostsAccuracyOverTheSocketToo) {
         LiveRoom live(o);
         std::vector<std::unique_ptr<BlackholeBot>> bots;
         bots.push_back(live::join_bot<BlackholeBot>(live.url));
-        live::drive(bots, [] { return false; }, 6000ms);
+        live::drive(
+            bots, [] { return false; }, 6000ms);
         ASSERT_GE(bots[0]->remote().err_mean_px(), 0.0);
         error[kind == LaneKind::Full ? 0 : 1] = bots[0]->remote().err_mean_px();
     }
@@ -100,11 +103,13 @@ TEST(BlackholeRoom, ASteeredPlayerMovesItsOwnHole) {
     LiveRoom live(small_room(2, LaneKind::Aggregated));
     std::vector<std::unique_ptr<BlackholeBot>> bots;
     bots.push_back(live::join_bot<BlackholeBot>(live.url));
-    ASSERT_TRUE(live::drive(bots, [&] { return bots[0]->remote().me().has_value(); }, 3000ms));
+    ASSERT_TRUE(live::drive(
+        bots, [&] { return bots[0]->remote().me().has_value(); }, 3000ms));
     const Vec2 start = *bots[0]->remote().me();
     const float dir = start.x > 1500.0f ? -1.0f : 1.0f;  // away from the nearer wall
     bots[0]->remote().set_input({dir, 0.0f}, false);
-    live::drive(bots, [] { return false; }, 1500ms);
+    live::drive(
+        bots, [] { return false; }, 1500ms);
     const Vec2 end = *bots[0]->remote().me();
     EXPECT_GT((end.x - start.x) * dir, 150.0f) << "210 units/s for 1.5 s, less the other holes' pull";
 }

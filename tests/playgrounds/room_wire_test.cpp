@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "blackhole/field_packet.hpp"
 #include "common/room_wire.hpp"
 #include "support/fuzz_corpus.hpp"
 #include "support/room_fuzz.hpp"
@@ -288,7 +289,22 @@ TEST(RoomWire, ServerMessageDecodersSurviveARandomAndMutatedCorpus) {
     for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
         XorShift rng(mix64(seed));
         ByteWriter w;
-        switch (rng.below(7)) {
+        switch (rng.below(9)) {
+            case 7: {
+                const std::vector<Vec2> p = {{rng.range(0, 3000), 5.0f}, {1.0f, 2.0f}, {2999.0f, 0.5f}};
+                const std::vector<Vec2> v = {{-3.0f, 4.0f}, {0.0f, 0.0f}, {100.0f, -8000.0f}};
+                encode_join_state(static_cast<std::uint32_t>(rng.below(100000)), p, v, w);
+                break;
+            }
+            case 8: {
+                FieldPacket f;
+                f.sequence = static_cast<std::uint32_t>(rng.below(1000));
+                f.holes.push_back({2, {100.0f, 200.0f}, 50.0f});
+                f.clusters.push_back({1500.0f, 1500.0f, 400.0f});
+                f.corrections.push_back({1, {10.0f, 20.0f}, {-1.0f, 2.0f}});
+                encode_field_packet(f, w);
+                break;
+            }
             case 0:
                 encode_welcome(
                     w, {.build = "b", .playground = "horde", .seat = 1, .seats = 8, .tick_hz = 60, .settings = "a=1"});

@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "blackhole/field_packet.hpp"
 #include "common/room_wire.hpp"
 #include "support/delta_fuzz.hpp"
 
@@ -132,6 +133,20 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
     if (decode_roster(bytes, roster) == WireError::None) {
         fuzz_check(roster.size() <= kMaxRosterSeats, "a roster over the limit");
         for (const RosterEntry& e : roster) fuzz_check(printable(e.name, kMaxNameBytes), "a roster name not printable");
+        any = true;
+    }
+    // The black-hole room's own: the join state and the field packet re-encode exactly.
+    JoinState join;
+    if (decode_join_state(bytes, join) == WireError::None) {
+        ByteWriter again;
+        encode_join_state(join.server_time_ms, join.positions, join.velocities, again);
+        fuzz_check(std::equal(again.bytes().begin(), again.bytes().end(), bytes.begin(), bytes.end()),
+                   "an accepted join state does not re-encode to its bytes");
+        any = true;
+    }
+    FieldPacket packet;
+    if (decode_field_packet(bytes, kMaxPellets, packet) == WireError::None) {
+        fuzz_check(packet.holes.size() <= kMaxHoles && packet.clusters.size() <= kMaxHoles, "a field over the limits");
         any = true;
     }
     return any;
