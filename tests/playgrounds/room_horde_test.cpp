@@ -320,7 +320,9 @@ TEST(HordeRoom, ThirtyTwoBotsUnderLossConvergeAndEveryByteIsCounted) {
     for (std::size_t i = 0; i < bots.size(); ++i) {
         const HordeRemote& r = bots[i]->remote();
         ASSERT_EQ(r.status(), HordeRemote::Status::Joined) << i << ": " << r.reason();
-        EXPECT_GT(r.frames(), 150u) << i;
+        // 16 Hz for 15 s less the loss is about 216; a loaded machine (ASan, other builds) runs
+        // fewer ticks, and the claims here are convergence and the byte count, not the rate.
+        EXPECT_GT(r.frames(), 60u) << i;
         EXPECT_GT(r.frames_lost(), 0u) << i;  // the loss was real
         EXPECT_TRUE(r.client().agreed()) << "bot " << i << " did not converge";
         EXPECT_EQ(r.protocol_errors(), 0u) << i;
