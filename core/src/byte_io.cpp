@@ -9,16 +9,26 @@ namespace vantage {
 
 const char* to_string(WireError error) {
     switch (error) {
-        case WireError::None: return "ok";
-        case WireError::Truncated: return "truncated";
-        case WireError::BadVarint: return "bad varint";
-        case WireError::OutOfRange: return "value out of range";
-        case WireError::NotAscending: return "keys not strictly ascending";
-        case WireError::TooMany: return "count too large";
-        case WireError::NotFinite: return "not a finite number";
-        case WireError::UnknownType: return "unknown message type";
-        case WireError::Malformed: return "malformed message";
-        case WireError::TrailingBytes: return "trailing bytes";
+        case WireError::None:
+            return "ok";
+        case WireError::Truncated:
+            return "truncated";
+        case WireError::BadVarint:
+            return "bad varint";
+        case WireError::OutOfRange:
+            return "value out of range";
+        case WireError::NotAscending:
+            return "keys not strictly ascending";
+        case WireError::TooMany:
+            return "count too large";
+        case WireError::NotFinite:
+            return "not a finite number";
+        case WireError::UnknownType:
+            return "unknown message type";
+        case WireError::Malformed:
+            return "malformed message";
+        case WireError::TrailingBytes:
+            return "trailing bytes";
     }
     return "unknown wire error";
 }
@@ -71,7 +81,9 @@ void ByteWriter::write_varint(std::uint64_t v) {
     bytes_.push_back(static_cast<std::uint8_t>(v));
 }
 
-void ByteWriter::write_zigzag(std::int64_t v) { write_varint(zigzag_encode(v)); }
+void ByteWriter::write_zigzag(std::int64_t v) {
+    write_varint(zigzag_encode(v));
+}
 
 void ByteWriter::write_bytes(std::span<const std::uint8_t> bytes) {
     bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
@@ -180,7 +192,9 @@ std::uint64_t ByteReader::read_varint_max(std::uint64_t max) {
     return v;
 }
 
-std::int64_t ByteReader::read_zigzag() { return zigzag_decode(read_varint()); }
+std::int64_t ByteReader::read_zigzag() {
+    return zigzag_decode(read_varint());
+}
 
 float ByteReader::read_fixed(float step) {
     const std::int64_t q = read_zigzag();
@@ -188,7 +202,15 @@ float ByteReader::read_fixed(float step) {
         fail(WireError::OutOfRange);
         return 0.0f;
     }
-    return dequantize(static_cast<std::int32_t>(q), step);
+    // Only quanta write_fixed can produce: near 2^31 a quantum's value rounds (as a float) to
+    // one whose quantum no longer fits 32 bits, so accepting it would decode a frame that
+    // cannot be sent on.
+    const float v = dequantize(static_cast<std::int32_t>(q), step);
+    if (quantize(v, step) != std::optional<std::int32_t>(static_cast<std::int32_t>(q))) {
+        fail(WireError::OutOfRange);
+        return 0.0f;
+    }
+    return v;
 }
 
 std::size_t ByteReader::read_count(std::size_t max_count, std::size_t min_entry_bytes) {

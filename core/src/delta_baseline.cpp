@@ -33,7 +33,8 @@ void difference(std::span<const std::uint64_t> a, std::span<const std::uint64_t>
 
 const char* DeltaBaselineOptions::validate() const {
     if (history < 1 || history > AckWindow::kWindow) return "history must be in [1, 64]";
-    if (frontier != AckFrontier::Contiguous && frontier != AckFrontier::AnyReceived) return "frontier is not an AckFrontier";
+    if (frontier != AckFrontier::Contiguous && frontier != AckFrontier::AnyReceived)
+        return "frontier is not an AckFrontier";
     if (!std::isfinite(stalled_after_ms) || stalled_after_ms < 0.0) return "stalled_after_ms must be >= 0";
     if (!std::isfinite(keepalive_every_ms) || keepalive_every_ms <= 0.0) return "keepalive_every_ms must be > 0";
     return nullptr;
@@ -156,6 +157,7 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out)
 
     out.seq = next_seq_++;
     out.full_baseline = rebuilding || unknown;
+    if (unknown && !rebuilding && ring_count_ > 0) counters_.unacked_full_frames += 1;
     out.baseline_seq.reset();
     out.entered.clear();
     out.left.clear();
@@ -241,6 +243,7 @@ AckOutcome DeltaBaseline::observe_ack(const AckReport& report) {
             }
         }
     }
+    if (!base && newest_trimmed_ && report.newest <= *newest_trimmed_) counters_.acks_outside_history += 1;
     if (base && (!acked_seq_ || *base > *acked_seq_)) {
         if (const Sent* s = find_sent(*base)) {
             make_room(s->keys.size());

@@ -74,9 +74,14 @@ const char* WireOptions::validate() const {
 WireError peek_message_type(std::span<const std::uint8_t> bytes, DeltaMessageType& out) {
     if (bytes.empty()) return WireError::Truncated;
     switch (bytes[0]) {
-        case static_cast<std::uint8_t>(DeltaMessageType::Frame): out = DeltaMessageType::Frame; return WireError::None;
-        case static_cast<std::uint8_t>(DeltaMessageType::Ack): out = DeltaMessageType::Ack; return WireError::None;
-        default: return WireError::UnknownType;
+        case static_cast<std::uint8_t>(DeltaMessageType::Frame):
+            out = DeltaMessageType::Frame;
+            return WireError::None;
+        case static_cast<std::uint8_t>(DeltaMessageType::Ack):
+            out = DeltaMessageType::Ack;
+            return WireError::None;
+        default:
+            return WireError::UnknownType;
     }
 }
 
@@ -88,6 +93,11 @@ void encode_delta_frame(ByteWriter& w, const DeltaPlan& plan, std::span<const Ve
     assert(!(plan.full_baseline && plan.baseline_seq) && "encode_delta_frame: a full baseline has no baseline_seq");
     assert(!(plan.full_baseline && !plan.left.empty()) && "encode_delta_frame: a full baseline retracts nothing");
     assert((!plan.baseline_seq || *plan.baseline_seq < plan.seq) && "encode_delta_frame: baseline must precede seq");
+    if (plan.entered.size() > options.max_keys || plan.left.size() > options.max_keys) {
+        // The decoder refuses a list longer than max_keys (TooMany): refuse it here first.
+        w.fail(WireError::TooMany);
+        return;
+    }
     std::uint8_t flags = 0;
     if (plan.full_baseline) flags |= kFlagFull;
     if (plan.baseline_seq) flags |= kFlagBaseline;

@@ -113,7 +113,12 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
 
     sent.bytes = encode_horde_packet(scratch.writer, scratch.nested, static_cast<std::uint64_t>(std::llround(now_ms)),
                                      plan_, entered_positions_, w.player_positions(), samples_, crowd_);
-    if (!sent.bytes.ok) return sent;  // positions are finite and inside the arena, so this does not happen
+    if (!sent.bytes.ok) {
+        // The encoder refused what no client could decode (a position off the wire's range, a
+        // list over its limit): counted, never sent; the baseline treats it as lost.
+        ++refused_frames_;
+        return sent;
+    }
     link.send(now_ms, scratch.writer.bytes());
     ++frames_;
     sent.sent = true;

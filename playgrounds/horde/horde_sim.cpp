@@ -250,8 +250,8 @@ void HordeSim::send_round(double now_ms) {
         any_broadcast = any_broadcast || !lane->config_.relevance;
         any_crowd = any_crowd || lane_theta(lane->config_) > 0.0f;
     }
-    const HordeRound& round = round_.build(*world_, static_cast<float>(settings_.view_radius), any_broadcast,
-                                           any_crowd, now_ms, {}, profiler_);
+    const HordeRound& round = round_.build(*world_, static_cast<float>(settings_.view_radius), any_broadcast, any_crowd,
+                                           now_ms, {}, profiler_);
     for (auto& lane : lanes_) {
         const HordeServeOptions options = serve_options(lane->config_);
         for (std::size_t c = 0; c < lane->seats_.size(); ++c) {
@@ -300,7 +300,8 @@ void HordeSim::measure(HordeLane& lane, double now_ms, bool send_tick) {
             err_worst = std::max(err_worst, err);
         });
         if (send_tick) {
-            const std::vector<std::uint64_t>& keys = lane.config_.relevance ? round_.relevant(c) : *round_.round().everyone;
+            const std::vector<std::uint64_t>& keys =
+                lane.config_.relevance ? round_.relevant(c) : *round_.round().everyone;
             for (std::uint64_t k : keys) {
                 if (!client.mirror().contains(*SlotKey::decode(k))) missing += 1;
             }
@@ -382,8 +383,9 @@ void HordeSim::meters(std::vector<Meter>& out) const {
     for (std::size_t i = 0; i < lanes_.size(); ++i) {
         const HordeLane& lane = *lanes_[i];
         const std::string p = lane.config_.name + ".";
-        std::uint64_t mismatches = 0, lost = 0, rebuilds = 0, stale = 0, decode_errors = 0;
+        std::uint64_t mismatches = 0, lost = 0, rebuilds = 0, stale = 0, decode_errors = 0, outside = 0;
         for (const auto& seat : lane.seats_) {
+            outside += seat->server.baseline().counters().acks_outside_history;
             mismatches += seat->client.mirror().counters().divergences;
             lost += seat->client.mirror().counters().frames_lost;
             rebuilds += seat->server.baseline().full_rebuilds();
@@ -411,6 +413,9 @@ void HordeSim::meters(std::vector<Meter>& out) const {
         out.push_back({p + "err_mean_px", "px", lane.err_.window_mean()});
         out.push_back({p + "err_worst_px", "px", lane.err_worst_recent_});
         out.push_back({p + "stale_refs", "", static_cast<double>(stale)});
+        // Acknowledgements that came back after their frames left the history: nonzero and
+        // growing means the history is shorter than the round trip (every frame full).
+        out.push_back({p + "acks_outside_history", "", static_cast<double>(outside)});
         out.push_back({p + "decode_errors", "", static_cast<double>(decode_errors)});
         if (lane_theta(lane.config_) > 0.0f || lane.config_.follows_theta) {
             out.push_back({p + "summaries", "", lane.blobs_.window_mean()});

@@ -13,7 +13,9 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-Bytes bytes_of(const ByteWriter& w) { return Bytes(w.bytes().begin(), w.bytes().end()); }
+Bytes bytes_of(const ByteWriter& w) {
+    return Bytes(w.bytes().begin(), w.bytes().end());
+}
 
 Bytes varint_bytes(std::uint64_t v) {
     ByteWriter w;
@@ -53,15 +55,15 @@ TEST(ByteWriter, FixedWidthIntegersAreLittleEndian) {
     w.write_u32(0xDEADBEEF);
     w.write_u64(0x0102030405060708ULL);
     w.write_f32(1.0f);
-    EXPECT_EQ(bytes_of(w), (Bytes{0xAB, 0x34, 0x12, 0xEF, 0xBE, 0xAD, 0xDE, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03,
-                                  0x02, 0x01, 0x00, 0x00, 0x80, 0x3F}));
+    EXPECT_EQ(bytes_of(w), (Bytes{0xAB, 0x34, 0x12, 0xEF, 0xBE, 0xAD, 0xDE, 0x08, 0x07, 0x06, 0x05, 0x04, 0x03, 0x02,
+                                  0x01, 0x00, 0x00, 0x80, 0x3F}));
 }
 
 TEST(ByteWriter, FixedPointCoordinatesAreZigZagQuanta) {
     ByteWriter w;
     const float step = 1.0f / 16.0f;
-    w.write_fixed(1.5f, step);        // quantum 24 -> zig-zag 48
-    w.write_fixed(-0.0625f, step);    // quantum -1 -> 1
+    w.write_fixed(1.5f, step);                // quantum 24 -> zig-zag 48
+    w.write_fixed(-0.0625f, step);            // quantum -1 -> 1
     w.write_fixed2({100.0f, -100.0f}, step);  // 1600 -> 3200, -1600 -> 3199
     EXPECT_TRUE(w.ok());
     EXPECT_EQ(bytes_of(w), (Bytes{0x30, 0x01, 0x80, 0x19, 0xFF, 0x18}));
@@ -227,6 +229,25 @@ TEST(ByteReader, AFixedPointQuantumBeyondThirtyTwoBitsIsOutOfRange) {
     EXPECT_EQ(r.error(), WireError::OutOfRange);
 }
 
+// Near 2^31 a quantum's value rounds (as a float) to 2^27 at step 1/16, whose quantum is 2^31:
+// the writer would refuse it, so the reader does too.
+TEST(ByteReader, AFixedPointQuantumTheWriterCannotWriteIsOutOfRange) {
+    ByteWriter w;
+    w.write_zigzag(std::int64_t{INT32_MAX} - 3);
+    ByteReader r(w.bytes());
+    r.read_fixed(1.0f / 16.0f);
+    EXPECT_EQ(r.error(), WireError::OutOfRange);
+    // Every quantum the writer does write is read back exactly, near the limit too.
+    for (const float v : {-134217720.0f, -1.0f, 0.0f, 0.0625f, 1000.5f, 134217720.0f}) {
+        ByteWriter ok;
+        ok.write_fixed(v, 1.0f / 16.0f);
+        ASSERT_TRUE(ok.ok()) << v;
+        ByteReader back(ok.bytes());
+        EXPECT_EQ(back.read_fixed(1.0f / 16.0f), v);
+        EXPECT_EQ(back.error(), WireError::None) << v;
+    }
+}
+
 TEST(ByteReader, ANonFiniteFloatIsRefusedWhereANumberIsRequired) {
     ByteWriter w;
     w.write_f32(std::numeric_limits<float>::infinity());
@@ -296,15 +317,33 @@ TEST(ByteReader, RandomBytesNeverReadPastTheEnd) {
         std::vector<std::uint64_t> keys;
         for (int op = 0; op < 12 && r.ok(); ++op) {
             switch (rng.below(9)) {
-                case 0: r.read_u8(); break;
-                case 1: r.read_u16(); break;
-                case 2: r.read_u32(); break;
-                case 3: r.read_u64(); break;
-                case 4: r.read_varint(); break;
-                case 5: r.read_zigzag(); break;
-                case 6: r.read_fixed(0.0625f); break;
-                case 7: r.read_sorted_keys(keys, 64); break;
-                default: r.read_finite_f32(); break;
+                case 0:
+                    r.read_u8();
+                    break;
+                case 1:
+                    r.read_u16();
+                    break;
+                case 2:
+                    r.read_u32();
+                    break;
+                case 3:
+                    r.read_u64();
+                    break;
+                case 4:
+                    r.read_varint();
+                    break;
+                case 5:
+                    r.read_zigzag();
+                    break;
+                case 6:
+                    r.read_fixed(0.0625f);
+                    break;
+                case 7:
+                    r.read_sorted_keys(keys, 64);
+                    break;
+                default:
+                    r.read_finite_f32();
+                    break;
             }
             ASSERT_LE(r.position(), data.size()) << "seed " << seed;
         }

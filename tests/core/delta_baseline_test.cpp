@@ -107,7 +107,7 @@ TEST(DeltaBaseline, ARebuildStartsANewEpochAndOneAckRoundTripEndsTheFullSets) {
     Stream s;
     const Keys world = slots({4, 5, 6});
     for (int i = 0; i < 6; ++i) s.send(world);  // frames 0..5, nothing acknowledged yet
-    s.deliver(s.plan);                           // frame 5 arrives...
+    s.deliver(s.plan);                          // frame 5 arrives...
     const AckReport late = *s.client.ack_report();
     s.server.request_full_baseline();
     const DeltaPlan rebuild = s.send(world);  // ...but the server rebuilds at 6 first
@@ -269,7 +269,7 @@ TEST(DeltaBaseline, AMatchingDigestNeverForcesARebuild) {
 TEST(DeltaBaseline, AKeyThatEntersAndLeavesInsideTheGapIsStillRetracted) {
     Stream s;
     for (int i = 0; i < 3; ++i) s.round(slots({1}));
-    s.deliver(s.send(slots({1, 2})));  // 2 enters and arrives, but its ack is not back yet
+    s.deliver(s.send(slots({1, 2})));         // 2 enters and arrives, but its ack is not back yet
     const DeltaPlan& p = s.send(slots({1}));  // 2 leaves inside the gap
     // 2 is in neither the acked set {1} nor the current set {1}; only the union finds it.
     EXPECT_EQ(p.left, slots({2}));
@@ -280,11 +280,44 @@ TEST(DeltaBaseline, AKeyThatEntersAndLeavesInsideTheGapIsStillRetracted) {
 TEST(DeltaBaseline, AKeyOnlySomeFramesInTheGapCarriedIsSentAgain) {
     Stream s;
     for (int i = 0; i < 3; ++i) s.round(slots({1, 5}));
-    s.send(slots({1}));      // 5 leaves (lost)
-    s.send(slots({1, 5}));   // 5 comes back (lost)
+    s.send(slots({1}));     // 5 leaves (lost)
+    s.send(slots({1, 5}));  // 5 comes back (lost)
     // The client may hold 5 or not: intersecting with the gap's states sends it again.
     const DeltaPlan& p = s.send(slots({1, 5}));
     EXPECT_EQ(p.entered, slots({5}));
+}
+
+// A history shorter than the round trip: every acknowledgement names frames already gone, so
+// nothing can become a baseline and every frame is a full set. Counted, not silent.
+TEST(DeltaBaseline, AHistoryShorterThanTheRoundTripIsCounted) {
+    Stream s({.history = 4});
+    const Keys world = slots({3, 6, 9});
+    std::vector<DeltaPlan> in_flight;
+    for (int i = 0; i < 40; ++i) {
+        in_flight.push_back(s.send(world));
+        if (in_flight.size() > 6) {  // six frames in flight: the round trip is longer than the history
+            s.deliver(in_flight.front());
+            s.ack();
+            in_flight.erase(in_flight.begin());
+        }
+    }
+    EXPECT_TRUE(s.plan.full_baseline) << "nothing acknowledged is still in the history";
+    EXPECT_EQ(s.server.counters().acks_outside_history, 34u);
+    EXPECT_EQ(s.server.counters().unacked_full_frames, 39u);
+    // The same stream with a history longer than the round trip settles into diffs.
+    Stream ok({.history = 8});
+    in_flight.clear();
+    for (int i = 0; i < 40; ++i) {
+        in_flight.push_back(ok.send(world));
+        if (in_flight.size() > 6) {
+            ok.deliver(in_flight.front());
+            ok.ack();
+            in_flight.erase(in_flight.begin());
+        }
+    }
+    EXPECT_FALSE(ok.plan.full_baseline);
+    EXPECT_EQ(ok.server.counters().acks_outside_history, 0u);
+    EXPECT_EQ(ok.server.counters().unacked_full_frames, 6u);  // frames 1..6, before the first ack
 }
 
 TEST(DeltaBaseline, ABaselineOlderThanTheHistoryForcesARebuild) {
@@ -332,7 +365,7 @@ TEST(DeltaBaseline, AnEmptyMirrorAsksForAResyncThroughItsDigest) {
     Stream s;
     for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
     s.deliver(s.send(slots({1, 2})));
-    s.client.clear();  // the client drops its mirror
+    s.client.clear();                  // the client drops its mirror
     s.deliver(s.send(slots({1, 2})));  // a delta with nothing in it
     EXPECT_EQ(s.ack(), AckOutcome::Drift);
     s.deliver(s.send(slots({1, 2})));
@@ -368,12 +401,12 @@ TEST(DeltaBaseline, ALongLossyRunStillConverges) {
 TEST(DeltaBaseline, WithTheAnyReceivedFrontierALostFrameDoesNotStallTheBaseline) {
     Stream s({.frontier = AckFrontier::AnyReceived});
     for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
-    s.send(slots({1, 2, 9}));                 // lost: it carried 9
-    s.round(slots({1, 2, 9, 10}));            // arrives and is acknowledged past the gap
+    s.send(slots({1, 2, 9}));       // lost: it carried 9
+    s.round(slots({1, 2, 9, 10}));  // arrives and is acknowledged past the gap
     EXPECT_EQ(s.server.acked_seq(), s.plan.seq);
     EXPECT_EQ(s.held(), slots({1, 2, 9, 10}));
     const DeltaPlan& next = s.send(slots({1, 2, 9, 10}));
-    EXPECT_TRUE(next.entered.empty());        // nothing re-sent: the gap is closed
+    EXPECT_TRUE(next.entered.empty());  // nothing re-sent: the gap is closed
     EXPECT_FALSE(next.full_baseline);
 }
 

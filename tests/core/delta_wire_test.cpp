@@ -14,7 +14,9 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-Bytes bytes_of(const ByteWriter& w) { return Bytes(w.bytes().begin(), w.bytes().end()); }
+Bytes bytes_of(const ByteWriter& w) {
+    return Bytes(w.bytes().begin(), w.bytes().end());
+}
 
 DeltaPlan sample_plan() {
     DeltaPlan p;
@@ -69,8 +71,8 @@ TEST(DeltaWire, AFullBaselineWithoutPositionsIsCompact) {
     p.entered = {SlotKey{0, 0}.encode(), SlotKey{1, 0}.encode(), SlotKey{2, 0}.encode()};
     ByteWriter w;
     encode_delta_frame(w, p, {});
-    EXPECT_EQ(bytes_of(w), (Bytes{0x44, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0x03, 0x00, 0x00, 0x01, 0x00, 0x01,
-                                  0x00, 0x00}));
+    EXPECT_EQ(bytes_of(w),
+              (Bytes{0x44, 0x01, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 0x03, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00}));
 }
 
 TEST(DeltaWire, AnAckEncodesToTheDocumentedBytes) {
@@ -293,6 +295,34 @@ TEST(DeltaWire, EveryTruncationOfAnAckIsRefused) {
     AckReport r;
     EXPECT_EQ(decode_ack(longer, r), WireError::TrailingBytes);
     EXPECT_EQ(decode_ack(kSampleFrame, r), WireError::UnknownType);
+}
+
+// Found outside the project's own tests: a frame whose entered position has a quantum near
+// 2^31 was accepted and then could not be re-encoded. Now it is refused.
+TEST(DeltaWire, APositionTheEncoderCannotWriteIsRefused) {
+    const Bytes reproducer = {0x44, 0x05, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                              0x01, 0x01, 0x00, 0x00, 0xFE, 0xFF, 0xFF, 0xFF, 0x0F, 0x00};
+    DeltaFrame frame;
+    const WireOptions options{.position_step = 1.0f / 16.0f, .max_keys = 4096};
+    EXPECT_EQ(decode_delta_frame(reproducer, frame, options), WireError::OutOfRange);
+}
+
+// More keys than the decoder takes: the encoder refuses first, with the decoder's reason.
+TEST(DeltaWire, TheEncoderRefusesWhatTheDecoderWouldRefuse) {
+    DeltaPlan plan;
+    plan.seq = 1;
+    plan.full_baseline = true;
+    for (std::uint32_t i = 0; i < 5; ++i) plan.entered.push_back(SlotKey{i, 0}.encode());
+    const WireOptions options{.position_step = 1.0f / 16.0f, .max_keys = 4};
+    ByteWriter w;
+    encode_delta_frame(w, plan, {}, options);
+    EXPECT_EQ(w.error(), WireError::TooMany);
+    plan.entered.pop_back();
+    ByteWriter fits;
+    encode_delta_frame(fits, plan, {}, options);
+    ASSERT_TRUE(fits.ok());
+    DeltaFrame frame;
+    EXPECT_EQ(decode_delta_frame(fits.bytes(), frame, options), WireError::None);
 }
 
 TEST(WireOptions, ValidateNamesTheFirstBadField) {

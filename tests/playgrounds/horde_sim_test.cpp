@@ -116,6 +116,28 @@ TEST(HordeSim, WithoutLossEveryRecoveryAgreesWithTheServer) {
     EXPECT_DOUBLE_EQ(sim.totals(0).phantoms, sim.totals(1).phantoms);
 }
 
+// The delta stream keeps 24 frames of history: at 60 frames a second and 300 ms each way the
+// round trip is 36 frames, so every acknowledgement names frames already gone and each frame
+// stays a full baseline. The lane's meter says so; at the defaults it stays at zero.
+TEST(HordeSim, AHistoryShorterThanTheRoundTripShowsOnItsMeter) {
+    auto outside = [](const HordeSim& sim) {
+        std::vector<Meter> meters;
+        sim.meters(meters);
+        for (const Meter& m : meters) {
+            if (m.name == "acked.acks_outside_history") return m.value;
+        }
+        return -1.0;
+    };
+    HordeSim slow({lane("acked", true)});
+    slow.settings().send_hz = 60.0;
+    slow.settings().latency_ms = 300.0;
+    run(slow, 2.0, 7, 400);
+    EXPECT_GT(outside(slow), 50.0);
+    HordeSim fine({lane("acked", true)});
+    run(fine, 2.0, 7, 400);
+    EXPECT_EQ(outside(fine), 0.0);
+}
+
 TEST(HordeSim, CrowdSummariesCoverTheDistantWorldForAFewBytes) {
     HordeSim sim({lane("off", true), lane("fine", true, true, 0.4f), lane("coarse", true, true, 1.5f)});
     run(sim, 2.0, 7, 2000);
@@ -150,10 +172,14 @@ TEST(HordeWorld, NovasKillInBurstsAndWavesRefillTheArena) {
 TEST(HordeWorld, WithoutCombatNothingDiesAndTheHordeClosesIn) {
     HordeWorld world({.seed = 3, .enemies = 300, .combat = false});
     double before = 0;
-    for (Vec2 p : world.alive_positions()) before += static_cast<double>(distance(p, world.player_positions()[nearest_player(p, world.player_positions())]));
+    for (Vec2 p : world.alive_positions())
+        before +=
+            static_cast<double>(distance(p, world.player_positions()[nearest_player(p, world.player_positions())]));
     for (int i = 0; i < 120; ++i) world.step(1.0 / 60.0);
     double after = 0;
-    for (Vec2 p : world.alive_positions()) after += static_cast<double>(distance(p, world.player_positions()[nearest_player(p, world.player_positions())]));
+    for (Vec2 p : world.alive_positions())
+        after +=
+            static_cast<double>(distance(p, world.player_positions()[nearest_player(p, world.player_positions())]));
     EXPECT_EQ(world.kills(), 0u);
     EXPECT_EQ(world.alive_count(), 300u);
     EXPECT_LT(after, before);

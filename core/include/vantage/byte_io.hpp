@@ -95,12 +95,13 @@ public:
     }
     bool ok() const { return error_ == WireError::None; }
     WireError error() const { return error_; }
-
-private:
+    // Marks the message unwritable (the first reason is kept): an encoder refusing what its
+    // decoder would refuse, so a frame is never sent that no peer can read.
     void fail(WireError error) {
         if (error_ == WireError::None) error_ = error;
     }
 
+private:
     std::vector<std::uint8_t> bytes_;
     WireError error_ = WireError::None;
 };
@@ -123,7 +124,9 @@ public:
     std::uint64_t read_varint_max(std::uint64_t max);
     std::uint32_t read_varint_u32() { return static_cast<std::uint32_t>(read_varint_max(UINT32_MAX)); }
     std::int64_t read_zigzag();
-    // The inverse of write_fixed: OutOfRange when the quantum does not fit 32 bits.
+    // The inverse of write_fixed: OutOfRange when the quantum does not fit 32 bits or is one
+    // write_fixed never writes (its value does not quantize back to it), so whatever is
+    // accepted re-encodes to the same bytes.
     float read_fixed(float step);
     Vec2 read_fixed2(float step) {
         const float x = read_fixed(step);

@@ -73,9 +73,9 @@ enum class AckFrontier : std::uint8_t {
 struct DeltaBaselineOptions {
     RecoveryPolicy policy = RecoveryPolicy::Acked;
     AckFrontier frontier = AckFrontier::Contiguous;  // Acked only; see AckFrontier
-    std::size_t history = 24;         // sent states kept, frames, [1, 64] (64 = AckWindow width)
-    double stalled_after_ms = 0.0;    // silence before throttling, ms, >= 0; 0 disables flow control
-    double keepalive_every_ms = 1000.0;  // one frame per this while stalled, ms, > 0
+    std::size_t history = 24;                        // sent states kept, frames, [1, 64] (64 = AckWindow width)
+    double stalled_after_ms = 0.0;                   // silence before throttling, ms, >= 0; 0 disables flow control
+    double keepalive_every_ms = 1000.0;              // one frame per this while stalled, ms, > 0
 
     // nullptr when valid, otherwise a message naming the first bad field.
     const char* validate() const;
@@ -97,6 +97,13 @@ struct DeltaBaselineCounters {
     std::uint64_t resumes = 0;           // stalled subscribers that acknowledged again
     std::uint64_t keepalives = 0;        // frames let through while stalled
     std::uint64_t rejected_acks = 0;     // reports naming frames never sent
+    // Reports whose every frame has already left the history: nothing in them can become a
+    // baseline. Growing steadily, the history is shorter than the round trip in frames and
+    // every frame stays a full baseline: lengthen `history` (or lower the send rate).
+    std::uint64_t acks_outside_history = 0;
+    // Full baselines sent because no frame of the epoch was acknowledged yet, after the
+    // epoch's first (cold start, or the round trip after each rebuild).
+    std::uint64_t unacked_full_frames = 0;
 };
 
 class DeltaBaseline {
@@ -155,7 +162,7 @@ private:
     void make_room(std::size_t n);  // raises room_ to hold n keys
 
     DeltaBaselineOptions options_;
-    std::vector<Sent> ring_;    // capacity options_.history
+    std::vector<Sent> ring_;     // capacity options_.history
     std::size_t ring_head_ = 0;  // index of the oldest entry
     std::size_t ring_count_ = 0;
     // Newest sequence trimmed from the history this epoch: an acknowledgement older than it

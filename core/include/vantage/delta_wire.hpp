@@ -49,7 +49,8 @@ struct DeltaFrame {
 WireError peek_message_type(std::span<const std::uint8_t> bytes, DeltaMessageType& out);
 
 // Appends a frame to w. positions must be empty or match plan.entered in length (asserted);
-// a NaN or out-of-range position marks w failed (check w.ok() before sending).
+// a NaN or out-of-range position marks w failed, and so does a list longer than
+// options.max_keys (TooMany: the decoder would refuse it). Check w.ok() before sending.
 void encode_delta_frame(ByteWriter& w, const DeltaPlan& plan, std::span<const Vec2> entered_positions,
                         const WireOptions& options = {});
 WireError decode_delta_frame(std::span<const std::uint8_t> bytes, DeltaFrame& out, const WireOptions& options = {});
