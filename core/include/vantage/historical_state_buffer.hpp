@@ -19,7 +19,6 @@
 // Not thread-safe. Queries do not allocate; record_state allocates only for a new entity.
 #pragma once
 
-#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "vantage/assert.hpp"
 #include "vantage/interpolatable.hpp"
 
 namespace vantage {
@@ -88,7 +88,7 @@ struct RewindTarget {
 // off the wire) becomes `now` and is reported as clamped by nothing: adjusted_by_ms is 0 only
 // for an in-range request, so callers that count clamps should also validate the input.
 inline RewindTarget clamp_rewind(double now_ms, double requested_ms, double max_rewind_ms) {
-    assert(max_rewind_ms >= 0.0 && "clamp_rewind: max_rewind_ms must be non-negative");
+    VANTAGE_ASSERT(max_rewind_ms >= 0.0, "clamp_rewind: max_rewind_ms must be >= 0");
     if (!std::isfinite(requested_ms)) return {now_ms, 0.0};
     const double earliest = now_ms - max_rewind_ms;
     double t = requested_ms;
@@ -102,7 +102,7 @@ class HistoricalStateBuffer {
 public:
     HistoricalStateBuffer() : HistoricalStateBuffer(HistoryOptions{}) {}
     explicit HistoricalStateBuffer(HistoryOptions options) : options_(options) {
-        assert(options_.validate().empty() && "HistoricalStateBuffer: invalid HistoryOptions");
+        VANTAGE_ASSERT_VALID(options_, "HistoricalStateBuffer: invalid HistoryOptions");
     }
 
     // Records `state` for `id` at `time_ms`. Evicts by age, then by count.
