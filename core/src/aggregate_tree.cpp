@@ -15,8 +15,8 @@ bool is_finite_point(const WeightedPoint& p) {
     return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.weight);
 }
 
-// Quadrant code: bit 0 is x >= cx, bit 1 is y >= cy (the reference toolkit's convention, so
-// a point on a dividing line belongs to the upper side).
+// Quadrant code: bit 0 is x >= cx, bit 1 is y >= cy (the reference toolkit's convention,
+// core/docs/background.md, so a point on a dividing line belongs to the upper side).
 unsigned quadrant(float x, float y, float cx, float cy) {
     return (x >= cx ? 1u : 0u) | (y >= cy ? 2u : 0u);
 }

@@ -24,9 +24,10 @@
 //         }
 //     }
 //
-// Choosing theta (measured by the reference toolkit): below about 0.7 is sound; past about
-// 1.0 a criterion measured to the centroid starts accepting cells the viewer stands beside,
-// collapsing a quadrant onto one nearby point, which for a simulation is worse than culling.
+// Choosing theta (measured by the reference toolkit; core/docs/background.md): below about
+// 0.7 is sound; past about 1.0 a criterion measured to the centroid starts accepting cells the
+// viewer stands beside, collapsing a quadrant onto one nearby point, which for a simulation is
+// worse than culling.
 // A drawing (crowd impostors) tolerates 1.5. The right ceiling is a property of the consumer.
 // A consumer that computes across a whole view (a client integrating every pellet within
 // its view radius) should walk with summarize_around(x, y, view_radius, theta, out): the

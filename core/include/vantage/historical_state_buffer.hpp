@@ -9,11 +9,11 @@
 // first record) and by age relative to the entity's newest record. Size the count as
 // (max client latency + interpolation delay) / tick interval, plus a margin.
 //
-// Unlike the reference toolkit, a query outside the recorded span is *reported*: the result
-// carries its coverage (exact, between, before the oldest, after the newest) and how far
-// outside it fell, so the caller decides whether a shot from beyond the history is a miss, a
-// clamp or a metric. clamp_rewind() applies a caller-chosen rewind cap such as Source's 1 s
-// (sv_maxunlag) before the query.
+// Unlike the reference toolkit (core/docs/background.md), a query outside the recorded span
+// is *reported*: the result carries its coverage (exact, between, before the oldest, after
+// the newest) and how far outside it fell, so the caller decides whether a shot from beyond
+// the history is a miss, a clamp or a metric. clamp_rewind() applies a caller-chosen rewind
+// cap such as Source's 1 s (sv_maxunlag) before the query.
 //
 // Times are milliseconds (double, any origin) and must be strictly increasing per entity.
 // Not thread-safe. Queries do not allocate; record_state allocates only for a new entity.
