@@ -1,8 +1,9 @@
 #include "vantage/adaptive_delay.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 
@@ -17,12 +18,13 @@ std::string_view AdaptiveDelayOptions::validate() const {
 }
 
 AdaptiveDelay::AdaptiveDelay(AdaptiveDelayOptions options) : options_(options) {
-    assert(options_.validate().empty() && "AdaptiveDelay: invalid AdaptiveDelayOptions");
+    VANTAGE_ASSERT_VALID(options_, "AdaptiveDelay: invalid AdaptiveDelayOptions");
     delay_ms_ = target_delay_ms();
 }
 
 void AdaptiveDelay::advance(double local_dt_ms) {
-    assert(local_dt_ms >= 0.0 && "AdaptiveDelay::advance: time went backwards");
+    VANTAGE_ASSERT(local_dt_ms >= 0.0,
+                   "AdaptiveDelay::advance: local_dt_ms must be >= 0 (time went backwards, or NaN)");
     if (!(local_dt_ms > 0.0)) return;
     const double step = options_.max_slew * local_dt_ms;
     delay_ms_ += std::clamp(target_delay_ms() - delay_ms_, -step, step);

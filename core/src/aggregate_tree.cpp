@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <cfloat>
 #include <cmath>
 #include <limits>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 namespace {
@@ -14,15 +15,15 @@ bool is_finite_point(const WeightedPoint& p) {
     return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.weight);
 }
 
-// Quadrant code: bit 0 is x >= cx, bit 1 is y >= cy (the reference toolkit's convention, so
-// a point on a dividing line belongs to the upper side).
+// Quadrant code: bit 0 is x >= cx, bit 1 is y >= cy (the reference toolkit's convention,
+// core/docs/background.md, so a point on a dividing line belongs to the upper side).
 unsigned quadrant(float x, float y, float cx, float cy) {
     return (x >= cx ? 1u : 0u) | (y >= cy ? 2u : 0u);
 }
 
 int clamp_depth(int max_depth) {
-    assert(max_depth >= 0 && max_depth <= AggregateTree::kMaxDepth &&
-           "AggregateTree: max_depth must be in [0, kMaxDepth]");
+    VANTAGE_ASSERT(max_depth >= 0 && max_depth <= AggregateTree::kMaxDepth,
+                   "AggregateTree: max_depth must be in [0, kMaxDepth]");
     return std::clamp(max_depth, 0, AggregateTree::kMaxDepth);
 }
 
@@ -76,7 +77,7 @@ void AggregateTree::build(std::span<const WeightedPoint> points, int max_depth) 
 
 void AggregateTree::build_in(std::span<const WeightedPoint> points, Vec2 center, float size, int max_depth) {
     const bool sane = center.is_finite() && std::isfinite(size);
-    assert(sane && "AggregateTree::build_in: center and size must be finite");
+    VANTAGE_ASSERT(sane, "AggregateTree::build_in: center and size must be finite");
     if (!sane) {
         build(points, max_depth);
         return;
@@ -87,7 +88,8 @@ void AggregateTree::build_in(std::span<const WeightedPoint> points, Vec2 center,
 void AggregateTree::build_cell(std::span<const WeightedPoint> points, double center_x, double center_y, double size,
                                int max_depth) {
     max_depth = clamp_depth(max_depth);
-    assert(points.size() < std::numeric_limits<std::uint32_t>::max() && "AggregateTree: too many points");
+    VANTAGE_ASSERT(points.size() < std::numeric_limits<std::uint32_t>::max(),
+                   "AggregateTree: too many points (2^32 - 1 at most)");
 
     nodes_.clear();
     order_.clear();
@@ -183,7 +185,7 @@ void AggregateTree::summarize(float x, float y, float theta, std::vector<Summary
 }
 
 void AggregateTree::summarize_around(float x, float y, float radius, float theta, std::vector<Summary>& out) const {
-    assert(!(radius < 0.0f) && "AggregateTree::summarize_around: radius must be >= 0");
+    VANTAGE_ASSERT(!(radius < 0.0f), "AggregateTree::summarize_around: radius must be >= 0");
     walk(x, y, std::max(radius, 0.0f), theta, out);
 }
 

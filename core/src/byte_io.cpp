@@ -1,9 +1,10 @@
 #include "vantage/byte_io.hpp"
 
-#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <limits>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 
@@ -34,7 +35,8 @@ const char* to_string(WireError error) {
 }
 
 std::optional<std::int32_t> quantize(float value, float step) {
-    assert(std::isfinite(step) && step > 0.0f && "quantize: step must be a positive number");
+    // Per coordinate on every encode path, so a hot check (core/docs/asserts.md).
+    VANTAGE_ASSERT_HOT(std::isfinite(step) && step > 0.0f, "quantize: step must be finite and > 0");
     if (!std::isfinite(value)) return std::nullopt;
     const double q = std::round(static_cast<double>(value) / static_cast<double>(step));
     if (q < static_cast<double>(std::numeric_limits<std::int32_t>::min()) ||
@@ -101,7 +103,7 @@ void ByteWriter::write_sorted_keys(std::span<const std::uint64_t> keys) {
         if (i == 0) {
             write_varint(keys[0]);
         } else {
-            assert(keys[i] > keys[i - 1] && "write_sorted_keys: keys must be strictly ascending");
+            VANTAGE_ASSERT_HOT(keys[i] > keys[i - 1], "ByteWriter::write_sorted_keys: keys must be strictly ascending");
             write_varint(keys[i] - keys[i - 1] - 1);
         }
     }

@@ -1,9 +1,9 @@
 #include "vantage/cross_link.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 
+#include "vantage/assert.hpp"
 #include "vantage/proximity.hpp"
 
 namespace vantage {
@@ -11,7 +11,7 @@ namespace vantage {
 namespace {
 
 const CrossLinkOptions& checked(const CrossLinkOptions& options) {
-    assert(options.validate() == nullptr && "CrossLink: invalid options (see CrossLinkOptions::validate)");
+    VANTAGE_ASSERT_VALID(options, "CrossLink: invalid CrossLinkOptions");
     return options;
 }
 

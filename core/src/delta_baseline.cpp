@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cmath>
 #include <iterator>
 
+#include "vantage/assert.hpp"
 #include "vantage/set_digest.hpp"
 
 namespace vantage {
@@ -41,7 +41,7 @@ const char* DeltaBaselineOptions::validate() const {
 }
 
 DeltaBaseline::DeltaBaseline(const DeltaBaselineOptions& options) : options_(options) {
-    assert(options.validate() == nullptr && "DeltaBaseline: invalid options (see validate())");
+    VANTAGE_ASSERT_VALID(options, "DeltaBaseline: invalid DeltaBaselineOptions");
     options_.history = std::clamp<std::size_t>(options_.history, 1, AckWindow::kWindow);
     ring_.resize(options_.history);
 }
@@ -147,7 +147,8 @@ void DeltaBaseline::set_policy(RecoveryPolicy policy) {
 // --- planning -----------------------------------------------------------------------------------
 
 void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out) {
-    assert(strictly_ascending(current) && "DeltaBaseline::plan: keys must be ascending and unique");
+    VANTAGE_ASSERT_HOT(strictly_ascending(current),
+                       "DeltaBaseline::plan: keys must be ascending and unique (sort the relevant set first)");
     const bool recovering = options_.policy == RecoveryPolicy::Acked;
     const bool stale = recovering && acked_seq_ && newest_trimmed_ && *newest_trimmed_ > *acked_seq_;
     const bool rebuilding = needs_full_ || stale;

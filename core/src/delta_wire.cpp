@@ -1,9 +1,9 @@
 #include "vantage/delta_wire.hpp"
 
-#include <cassert>
 #include <cmath>
 #include <optional>
 
+#include "vantage/assert.hpp"
 #include "vantage/slot_key.hpp"
 
 namespace vantage {
@@ -25,8 +25,8 @@ void write_key_list(ByteWriter& w, std::span<const std::uint64_t> keys) {
     std::uint32_t prev_index = 0;
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const std::optional<SlotKey> key = SlotKey::decode(keys[i]);
-        assert(key && "encode_delta_frame: a key is not a packed SlotKey");
-        assert((i == 0 || keys[i] > keys[i - 1]) && "encode_delta_frame: keys must be ascending and unique");
+        VANTAGE_ASSERT_HOT(key, "encode_delta_frame: a key is not a packed SlotKey (bits above 48 set)");
+        VANTAGE_ASSERT_HOT(i == 0 || keys[i] > keys[i - 1], "encode_delta_frame: keys must be ascending and unique");
         const SlotKey k = key.value_or(SlotKey{});
         w.write_varint(i == 0 ? k.index : k.index - prev_index);
         w.write_varint(k.generation);
@@ -87,12 +87,14 @@ WireError peek_message_type(std::span<const std::uint8_t> bytes, DeltaMessageTyp
 
 void encode_delta_frame(ByteWriter& w, const DeltaPlan& plan, std::span<const Vec2> entered_positions,
                         const WireOptions& options) {
-    assert(options.validate() == nullptr && "encode_delta_frame: invalid WireOptions");
-    assert((entered_positions.empty() || entered_positions.size() == plan.entered.size()) &&
-           "encode_delta_frame: positions must be empty or one per entered key");
-    assert(!(plan.full_baseline && plan.baseline_seq) && "encode_delta_frame: a full baseline has no baseline_seq");
-    assert(!(plan.full_baseline && !plan.left.empty()) && "encode_delta_frame: a full baseline retracts nothing");
-    assert((!plan.baseline_seq || *plan.baseline_seq < plan.seq) && "encode_delta_frame: baseline must precede seq");
+    VANTAGE_ASSERT_VALID(options, "encode_delta_frame: invalid WireOptions");
+    VANTAGE_ASSERT(entered_positions.empty() || entered_positions.size() == plan.entered.size(),
+                   "encode_delta_frame: positions must be empty or one per entered key");
+    VANTAGE_ASSERT(!(plan.full_baseline && plan.baseline_seq),
+                   "encode_delta_frame: a full baseline has no baseline_seq");
+    VANTAGE_ASSERT(!(plan.full_baseline && !plan.left.empty()), "encode_delta_frame: a full baseline retracts nothing");
+    VANTAGE_ASSERT(!plan.baseline_seq || *plan.baseline_seq < plan.seq,
+                   "encode_delta_frame: baseline_seq must precede seq");
     if (plan.entered.size() > options.max_keys || plan.left.size() > options.max_keys) {
         // The decoder refuses a list longer than max_keys (TooMany): refuse it here first.
         w.fail(WireError::TooMany);
@@ -113,7 +115,7 @@ void encode_delta_frame(ByteWriter& w, const DeltaPlan& plan, std::span<const Ve
 }
 
 WireError decode_delta_frame(std::span<const std::uint8_t> bytes, DeltaFrame& out, const WireOptions& options) {
-    assert(options.validate() == nullptr && "decode_delta_frame: invalid WireOptions");
+    VANTAGE_ASSERT_VALID(options, "decode_delta_frame: invalid WireOptions");
     ByteReader r(bytes);
     DeltaPlan& plan = out.plan;
     plan.clear();

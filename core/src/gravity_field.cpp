@@ -1,8 +1,9 @@
 #include "vantage/gravity_field.hpp"
 
-#include <cassert>
 #include <cmath>
 #include <limits>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 namespace {
@@ -51,7 +52,8 @@ double total_weight(std::span<const Source> sources) {
 template <class Approx>
 FieldError compare(const GravityField& field, std::span<const WeightedPoint> sources, std::span<const Approx> approx,
                    std::span<const Vec2> probes) {
-    assert(field.validate() && "measure_field_error: invalid GravityField");
+    VANTAGE_ASSERT_VALID(field,
+                         "measure_field_error: invalid GravityField (strength finite, softening_sq finite and >= 0)");
     FieldError result;
     double diff_sum = 0.0;
     double exact_sum = 0.0;
@@ -88,13 +90,13 @@ bool GravityField::validate() const {
 }
 
 Vec2 GravityField::at(Vec2 point, std::span<const WeightedPoint> sources) const {
-    assert(validate() && "GravityField: strength must be finite and softening_sq finite and >= 0");
+    VANTAGE_ASSERT(validate(), "GravityField::at: strength must be finite and softening_sq finite and >= 0");
     const Sum sum = accumulate(*this, point, sources);
     return {static_cast<float>(sum.x), static_cast<float>(sum.y)};
 }
 
 Vec2 GravityField::at(Vec2 point, std::span<const Summary> sources) const {
-    assert(validate() && "GravityField: strength must be finite and softening_sq finite and >= 0");
+    VANTAGE_ASSERT(validate(), "GravityField::at: strength must be finite and softening_sq finite and >= 0");
     const Sum sum = accumulate(*this, point, sources);
     return {static_cast<float>(sum.x), static_cast<float>(sum.y)};
 }

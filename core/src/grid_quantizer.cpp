@@ -1,9 +1,9 @@
 #include "vantage/grid_quantizer.hpp"
 
-#include <cassert>
 #include <cmath>
 #include <limits>
 
+#include "vantage/assert.hpp"
 #include "vantage/morton.hpp"
 
 namespace vantage {
@@ -23,8 +23,8 @@ std::int32_t saturate_floor(double v) {
 
 GridQuantizer::GridQuantizer(Vec2 origin, float cell_size)
     : origin_(origin), cell_size_(cell_size), cell_size_d_(static_cast<double>(cell_size)) {
-    assert(origin.is_finite() && "GridQuantizer: origin must be finite");
-    assert(std::isfinite(cell_size) && cell_size > 0.0f && "GridQuantizer: cell_size must be finite and > 0");
+    VANTAGE_ASSERT(origin.is_finite(), "GridQuantizer: origin must be finite");
+    VANTAGE_ASSERT(std::isfinite(cell_size) && cell_size > 0.0f, "GridQuantizer: cell_size must be finite and > 0");
 }
 
 std::optional<CellCoord> GridQuantizer::cell_of(Vec2 p) const {

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cmath>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 namespace {
@@ -51,7 +52,7 @@ double LossyLinkOptions::expected_loss() const {
 }
 
 LossyLink::LossyLink(const LossyLinkOptions& options) : options_(options) {
-    assert(options.validate() == nullptr && "LossyLink: invalid options (see validate())");
+    VANTAGE_ASSERT_VALID(options, "LossyLink: invalid LossyLinkOptions");
     reset();
 }
 
@@ -77,14 +78,14 @@ void LossyLink::reset() {
 }
 
 void LossyLink::set_options(const LossyLinkOptions& options) {
-    assert(options.validate() == nullptr && "LossyLink::set_options: invalid options (see validate())");
+    VANTAGE_ASSERT_VALID(options, "LossyLink::set_options: invalid LossyLinkOptions");
     options_ = options;
     tokens_ = std::min(tokens_, options_.burst_bytes);
 }
 
 SendFate LossyLink::send(double now_ms, std::span<const std::uint8_t> bytes) {
-    assert(std::isfinite(now_ms) && "LossyLink::send: time must be finite");
-    assert((!started_ || now_ms >= last_now_ms_) && "LossyLink::send: time went backwards");
+    VANTAGE_ASSERT(std::isfinite(now_ms), "LossyLink::send: now_ms must be finite");
+    VANTAGE_ASSERT(!started_ || now_ms >= last_now_ms_, "LossyLink::send: time went backwards");
     if (!started_) {
         started_ = true;
         tokens_at_ms_ = now_ms;

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <cmath>
 #include <vector>
 
+#include "vantage/assert.hpp"
 #include "vantage/random.hpp"
 
 namespace vantage {
@@ -450,7 +450,7 @@ float NearbyDetector::gap(const Box& a, const Box& b) {
 }
 
 NearbyDetector::NearbyDetector(const NearbyOptions& options) {
-    assert(options.validate() && "NearbyDetector: options fail validate()");
+    VANTAGE_ASSERT_VALID(options, "NearbyDetector: invalid NearbyOptions");
     impl_ = std::make_unique<Impl>(options);
 }
 
@@ -514,7 +514,7 @@ std::span<const std::uint32_t> NearbyDetector::neighbors(std::uint32_t id) const
 }
 
 const NearbyDetector::Box& NearbyDetector::box(std::uint32_t id) const {
-    assert(contains(id) && "NearbyDetector::box: id is not inserted");
+    VANTAGE_ASSERT(contains(id), "NearbyDetector::box: id is not inserted");
     return impl_->objects[id].box;
 }
 

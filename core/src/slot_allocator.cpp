@@ -1,8 +1,9 @@
 #include "vantage/slot_allocator.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <limits>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 
@@ -34,8 +35,8 @@ SlotKey SlotAllocator::alloc() {
         }
         --free_count_;
     } else {
-        assert(generations_.size() < std::numeric_limits<std::uint32_t>::max() &&
-               "SlotAllocator::alloc: the 32-bit index space is exhausted");
+        VANTAGE_ASSERT(generations_.size() < std::numeric_limits<std::uint32_t>::max(),
+                       "SlotAllocator::alloc: the 32-bit index space is exhausted");
         index = static_cast<std::uint32_t>(generations_.size());
         generations_.push_back(0);
         live_.push_back(0);

@@ -1,8 +1,9 @@
 #include "vantage/smooth_clock.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 
@@ -16,7 +17,7 @@ std::string_view SmoothClockOptions::validate() const {
 }
 
 SmoothClock::SmoothClock(SmoothClockOptions options) : options_(options) {
-    assert(options_.validate().empty() && "SmoothClock: invalid SmoothClockOptions");
+    VANTAGE_ASSERT_VALID(options_, "SmoothClock: invalid SmoothClockOptions");
 }
 
 void SmoothClock::snap_to(double server_ms) {
@@ -53,7 +54,7 @@ void SmoothClock::observe(double server_ms) {
 }
 
 void SmoothClock::advance(double local_dt_ms) {
-    assert(local_dt_ms >= 0.0 && "SmoothClock::advance: time went backwards");
+    VANTAGE_ASSERT(local_dt_ms >= 0.0, "SmoothClock::advance: local_dt_ms must be >= 0 (time went backwards, or NaN)");
     if (!started_ || !(local_dt_ms > 0.0)) return;
     now_ms_ += local_dt_ms * rate_;
 }

@@ -1,8 +1,9 @@
 #include "vantage/spatial_grid.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 
@@ -43,7 +44,7 @@ const char* SpatialGridOptions::validate() const {
 namespace {
 
 const SpatialGridOptions& checked(const SpatialGridOptions& options) {
-    assert(options.validate() == nullptr && "SpatialGrid: invalid options (see SpatialGridOptions::validate)");
+    VANTAGE_ASSERT_VALID(options, "SpatialGrid: invalid SpatialGridOptions");
     return options;
 }
 
@@ -65,14 +66,14 @@ SpatialGridBuild SpatialGrid::build(std::span<const Vec2> positions) {
 }
 
 SpatialGridBuild SpatialGrid::build(std::span<const std::uint32_t> ids, std::span<const Vec2> positions) {
-    assert(ids.size() == positions.size() && "SpatialGrid::build: ids and positions differ in length");
+    VANTAGE_ASSERT(ids.size() == positions.size(), "SpatialGrid::build: ids and positions differ in length");
     const std::size_t n = std::min(ids.size(), positions.size());
     return build_impl(positions.first(n), [ids](std::size_t i) { return ids[i]; });
 }
 
 template <class IdAt>
 SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt id_at) {
-    assert(positions.size() < kNoCell && "SpatialGrid::build: too many points for 32-bit offsets");
+    VANTAGE_ASSERT(positions.size() < kNoCell, "SpatialGrid::build: too many points for 32-bit offsets");
     SpatialGridBuild result;
     const std::size_t n = positions.size();
     cell_of_input_.resize(n);
@@ -187,12 +188,12 @@ std::optional<std::uint32_t> SpatialGrid::cell_index_of(Vec2 p) const {
 }
 
 std::span<const std::uint32_t> SpatialGrid::cell_ids(std::uint32_t cell) const {
-    assert(cell < cell_count() && "SpatialGrid::cell_ids: cell out of range");
+    VANTAGE_ASSERT(cell < cell_count(), "SpatialGrid::cell_ids: cell out of range");
     return std::span<const std::uint32_t>(ids_).subspan(offsets_[cell], offsets_[cell + 1] - offsets_[cell]);
 }
 
 std::span<const Vec2> SpatialGrid::cell_positions(std::uint32_t cell) const {
-    assert(cell < cell_count() && "SpatialGrid::cell_positions: cell out of range");
+    VANTAGE_ASSERT(cell < cell_count(), "SpatialGrid::cell_positions: cell out of range");
     return std::span<const Vec2>(positions_).subspan(offsets_[cell], offsets_[cell + 1] - offsets_[cell]);
 }
 

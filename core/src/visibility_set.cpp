@@ -1,7 +1,8 @@
 #include "vantage/visibility_set.hpp"
 
 #include <algorithm>
-#include <cassert>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 
@@ -17,12 +18,13 @@ void append_bits(std::uint64_t bits, std::size_t word, std::vector<std::uint32_t
 }  // namespace
 
 VisibilitySet::VisibilitySet(std::uint32_t index_capacity) {
-    assert(index_capacity <= kMaxIndex && "VisibilitySet: capacity beyond kMaxIndex");
+    VANTAGE_ASSERT(index_capacity <= kMaxIndex, "VisibilitySet: index_capacity beyond kMaxIndex (2^24 slots)");
     words_.reserve((std::size_t{index_capacity} + 63) / 64);
 }
 
 void VisibilitySet::insert(std::uint32_t index) {
-    assert(index < kMaxIndex && "VisibilitySet::insert: index beyond kMaxIndex (slot indices only)");
+    VANTAGE_ASSERT(index < kMaxIndex,
+                   "VisibilitySet::insert: index must be below kMaxIndex (2^24): slot indices, not ids");
     const std::size_t w = index / 64;
     if (w >= words_.size()) words_.resize(w + 1, 0);
     words_[w] |= std::uint64_t{1} << (index % 64);

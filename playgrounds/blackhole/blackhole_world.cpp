@@ -37,7 +37,8 @@ const char* BlackholeWorldOptions::validate() const {
 }
 
 float BlackholeWorld::effective_mass(float mass) {
-    // The reference's uncapped curve; snapped so every platform's log agrees.
+    // The reference game's uncapped curve (core/docs/background.md); snapped so every
+    // platform's log agrees.
     return snap(400.0 * std::log1p(static_cast<double>(std::max(mass, 0.0f)) / 400.0), 1024.0);
 }
 

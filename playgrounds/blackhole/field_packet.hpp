@@ -19,8 +19,9 @@
 //
 // x, y: position over the arena [0, kArenaSize] in 65535 steps (0.046 units); values off the
 // arena clamp to its edge. weight4: round(weight * 4), a weight from 0 to 2^30.
-// vx, vy: velocity in quarter units per second, clamped to +-8191.75 (the quantum -32768 is never written, and
-// refused). A hole record is 6-7 bytes, a cluster 5-6, a pellet 10 (the reference's model: 7, 6 and 11).
+// vx, vy: velocity in quarter units per second, clamped to +-8191.75 (the quantum -32768 is never
+// written, and refused). A hole record is 6-7 bytes, a cluster 5-6, a pellet 10 (the reference
+// game's model: 7, 6 and 11; core/docs/background.md).
 //
 // Bad input: decode() returns the first WireError (unknown kind, truncation, a count above
 // its limit or the bytes left, an id out of range, a non-canonical varint, trailing bytes)

@@ -28,7 +28,7 @@
 
 namespace vantage::play {
 
-// The reference game's constants (reference/plaza.md 4.2), world units and seconds.
+// The reference game's constants (core/docs/background.md, "Horde"), world units and seconds.
 namespace horde {
 inline constexpr float kArena = 3000.0f;           // side of the square arena, from (0, 0)
 inline constexpr float kCellSize = 256.0f;         // relevance grid cell

@@ -14,7 +14,7 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kTwoPi = 2.0 * kPi;
-constexpr std::size_t kInboxCap = 256;     // the reference server's input inbox
+constexpr std::size_t kInboxCap = 256;     // the reference game's inbox (core/docs/background.md)
 constexpr std::size_t kTimelineCap = 192;  // packets remembered for the strip
 constexpr std::size_t kShotTraceCap = 16;
 constexpr std::size_t kVerdictsRepeated = 4;

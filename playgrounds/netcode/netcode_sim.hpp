@@ -150,7 +150,7 @@ struct ServerSession {
         InputPacket packet;
     };
     std::vector<Arrival> inbox;         // decoded, awaiting the next tick: the first inbox_used
-    std::size_t inbox_used = 0;         // entries in use (at most the reference's cap of 256)
+    std::size_t inbox_used = 0;         // entries in use (at most the reference game's 256)
     std::vector<ShotVerdict> verdicts;  // the newest few, repeated in every state
     double echo_client_ms = 0.0;        // newest client send time received
     double echo_arrived_ms = 0.0;       // local time it arrived

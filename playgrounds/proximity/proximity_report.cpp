@@ -1,8 +1,9 @@
 // `./vantage report proximity`: the tables behind playgrounds/proximity/README.md, the
-// proximity chapter's figures (seed 004) and the claims of seeds 001 and 002, on this
-// machine. A report must be deterministic, so every cost here is an operation count (see
-// proximity_sim.hpp and the README for what each lane counts); wall-clock timings live in the
-// benchmarks (tests/bench/relevance_bench.cpp, nearby_bench.cpp) and in the page.
+// proximity chapter's figures (seed 004) and the claims of seeds 001 and 002 (all summarised
+// in core/docs/background.md), on this machine. A report must be deterministic, so every cost
+// here is an operation count (see proximity_sim.hpp and the README for what each lane
+// counts); wall-clock timings live in the benchmarks (tests/bench/relevance_bench.cpp,
+// nearby_bench.cpp) and in the page.
 //
 // Each row is one world: reset, one warm-up tick, then two measured ticks (their mean). Table
 // sizes are the chapter's; a given `creatures` caps them (so a quick run stays quick).

@@ -9,7 +9,8 @@
 //              1.2, walked from the client's hole (disc:0) or for its view disc (disc:1);
 //              `rel_error_in_view` is the field error at the pellets within view.
 //              `evals_per_tick` is pellets x sources; `evals_at_60Hz` is the reference
-//              toolkit's "force evaluations per second" readout (7.6 M exact, 3.7 M at 0.5);
+//              toolkit's "force evaluations per second" readout (7.6 M exact, 3.7 M at 0.5;
+//              core/docs/background.md);
 //              items_per_second is how many evaluations this machine actually performs.
 //
 // Results are recorded in core/docs/aggregate.md.

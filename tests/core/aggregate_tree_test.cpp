@@ -55,6 +55,7 @@ double total_weight(const std::vector<WeightedPoint>& points) {
 }
 
 // ---- The brute-force oracle: the seed's semantics, written the obvious way ----------------
+// (seed 000, summarised in core/docs/background.md)
 // Recursion over index lists, a fresh filter per quadrant, the criterion with a square root.
 
 struct OracleSummary {

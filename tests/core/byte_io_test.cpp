@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "vantage/assert.hpp"
 #include "vantage/byte_io.hpp"
 #include "vantage/random.hpp"
 
@@ -349,6 +350,14 @@ TEST(ByteReader, RandomBytesNeverReadPastTheEnd) {
         }
     }
 }
+
+#if GTEST_HAS_DEATH_TEST && VANTAGE_HOT_ASSERTS
+TEST(ByteWriterDeathTest, AnUnsortedKeyListIsRejected) {
+    ByteWriter w;
+    const std::vector<std::uint64_t> keys{5, 3};
+    EXPECT_DEATH(w.write_sorted_keys(keys), "ByteWriter::write_sorted_keys: keys must be strictly ascending");
+}
+#endif
 
 }  // namespace
 }  // namespace vantage

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "vantage/assert.hpp"
 #include "vantage/delta_baseline.hpp"
 #include "vantage/delta_mirror.hpp"
 #include "vantage/random.hpp"
@@ -451,6 +452,30 @@ TEST(DeltaBaselineOptions, ValidateNamesTheFirstBadField) {
     EXPECT_NE(DeltaBaselineOptions{.stalled_after_ms = -1.0}.validate(), nullptr);
     EXPECT_NE(DeltaBaselineOptions{.keepalive_every_ms = 0.0}.validate(), nullptr);
 }
+
+// Misuse is checked in every build: this suite also runs at -O2 with NDEBUG (native-release).
+#if GTEST_HAS_DEATH_TEST
+#if VANTAGE_HOT_ASSERTS
+// Unchecked, unsorted keys once turned one removal into "one entered, two left".
+TEST(DeltaBaselineDeathTest, UnsortedKeysAreRejectedWithAClearMessage) {
+    DeltaBaseline baseline;
+    DeltaPlan plan;
+    baseline.plan(slots({1, 2, 3}), plan);
+    EXPECT_DEATH(baseline.plan(slots({3, 1}), plan), "DeltaBaseline::plan: keys must be ascending and unique");
+}
+
+TEST(DeltaBaselineDeathTest, DuplicateKeysAreRejected) {
+    DeltaBaseline baseline;
+    DeltaPlan plan;
+    EXPECT_DEATH(baseline.plan(slots({1, 2, 2}), plan), "keys must be ascending and unique");
+}
+#endif
+
+TEST(DeltaBaselineDeathTest, InvalidOptionsNameTheBadField) {
+    EXPECT_DEATH({ DeltaBaseline baseline({.history = 0}); },
+                 "DeltaBaseline: invalid DeltaBaselineOptions: history must be in \\[1, 64\\]");
+}
+#endif
 
 }  // namespace
 }  // namespace vantage

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "vantage/ack_window.hpp"
+#include "vantage/assert.hpp"
 #include "vantage/delta_wire.hpp"
 #include "vantage/random.hpp"
 #include "vantage/slot_key.hpp"
@@ -330,6 +331,35 @@ TEST(WireOptions, ValidateNamesTheFirstBadField) {
     EXPECT_NE(WireOptions{.position_step = 0.0f}.validate(), nullptr);
     EXPECT_NE(WireOptions{.max_keys = 0}.validate(), nullptr);
 }
+
+#if GTEST_HAS_DEATH_TEST
+#if VANTAGE_HOT_ASSERTS
+TEST(DeltaWireDeathTest, EncodingUnsortedOrUnpackableKeysIsRejected) {
+    ByteWriter w;
+    DeltaPlan plan;
+    plan.seq = 1;
+    plan.entered = {SlotKey{5, 0}.encode(), SlotKey{2, 0}.encode()};
+    EXPECT_DEATH(encode_delta_frame(w, plan, {}), "encode_delta_frame: keys must be ascending and unique");
+    plan.entered = {std::uint64_t{1} << 50};
+    EXPECT_DEATH(encode_delta_frame(w, plan, {}), "encode_delta_frame: a key is not a packed SlotKey");
+}
+#endif
+
+TEST(DeltaWireDeathTest, APlanThatContradictsItselfIsRejected) {
+    ByteWriter w;
+    DeltaPlan plan;
+    plan.seq = 4;
+    plan.full_baseline = true;
+    plan.baseline_seq = 2;
+    EXPECT_DEATH(encode_delta_frame(w, plan, {}), "a full baseline has no baseline_seq");
+    plan.full_baseline = false;
+    plan.entered = {SlotKey{1, 0}.encode()};
+    const std::vector<Vec2> two{{0.0f, 0.0f}, {1.0f, 1.0f}};
+    EXPECT_DEATH(encode_delta_frame(w, plan, two), "positions must be empty or one per entered key");
+    EXPECT_DEATH(encode_delta_frame(w, plan, {}, WireOptions{.position_step = 0.0f}),
+                 "encode_delta_frame: invalid WireOptions: position_step must be > 0");
+}
+#endif
 
 }  // namespace
 }  // namespace vantage

@@ -235,5 +235,15 @@ TEST(LossyLinkOptions, ValidateNamesTheFirstBadField) {
     EXPECT_STREQ(LossyLinkOptions{.jitter_ms = 1e9}.validate(), "jitter_ms must be in [0, 60000]");
 }
 
+#if GTEST_HAS_DEATH_TEST
+TEST(LossyLinkDeathTest, TimeRunningBackwardsOrInvalidOptionsAreRejected) {
+    const std::vector<std::uint8_t> bytes{1, 2, 3};
+    LossyLink link;
+    link.send(100.0, bytes);
+    EXPECT_DEATH(link.send(50.0, bytes), "LossyLink::send: time went backwards");
+    EXPECT_DEATH({ LossyLink bad({.loss = 2.0f}); }, "LossyLink: invalid LossyLinkOptions");
+}
+#endif
+
 }  // namespace
 }  // namespace vantage

@@ -18,7 +18,8 @@ TEST(SetDigest, TheFinalizerIsSplitMix64AndPinned) {
 }
 
 TEST(SetDigest, GoldenValuesAreStable) {
-    // Pinned: both halves of a stream (and the reference toolkit) must agree bit for bit.
+    // Pinned: both halves of a stream (and the reference toolkit, core/docs/background.md) must
+    // agree bit for bit.
     EXPECT_EQ(SetDigest{}.digest(), 0xE220A8397B1DCDAFULL);  // the empty set is not 0
     const std::vector<std::uint64_t> one_two_three{1, 2, 3};
     EXPECT_EQ(SetDigest::from_keys(one_two_three).digest(), 0x58666C4B5B9ACC91ULL);

@@ -304,5 +304,16 @@ TEST(SpatialGrid, CoversTheClosedArea) {
     EXPECT_EQ(grid.cell_index_of({100.0f, 50.0f}), grid.cell_index(10, 5));
 }
 
+#if GTEST_HAS_DEATH_TEST
+TEST(SpatialGridDeathTest, MismatchedArraysAndBadCellsAreRejected) {
+    SpatialGrid grid(SpatialGridOptions{});
+    const std::vector<std::uint32_t> ids{1, 2};
+    const std::vector<Vec2> positions{{1.0f, 1.0f}};
+    EXPECT_DEATH(grid.build(ids, positions), "SpatialGrid::build: ids and positions differ in length");
+    EXPECT_DEATH(grid.cell_ids(grid.cell_count()), "SpatialGrid::cell_ids: cell out of range");
+    EXPECT_DEATH({ SpatialGrid bad({.cell_size = 0.0f}); }, "SpatialGrid: invalid SpatialGridOptions");
+}
+#endif
+
 }  // namespace
 }  // namespace vantage

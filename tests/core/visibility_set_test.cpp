@@ -110,5 +110,25 @@ TEST(VisibilitySet, DiffReproducesSetDifferencesForManySeeds) {
     }
 }
 
+TEST(VisibilitySet, TheLargestIndexBelowTheMaximumIsHeld) {
+    VisibilitySet s;
+    s.insert(VisibilitySet::kMaxIndex - 1);
+    EXPECT_TRUE(s.contains(VisibilitySet::kMaxIndex - 1));
+    EXPECT_EQ(s.words().size(), VisibilitySet::kMaxIndex / 64);  // 2 MiB, the documented ceiling
+}
+
+#if GTEST_HAS_DEATH_TEST
+// Unchecked in release builds, a wild index allocated its bits silently: 32 MiB near 2^28,
+// 512 MiB near 2^32.
+TEST(VisibilitySetDeathTest, AnIndexAtOrBeyondTheMaximumIsRejectedBeforeAllocating) {
+    VisibilitySet s;
+    EXPECT_DEATH(s.insert(VisibilitySet::kMaxIndex), "VisibilitySet::insert: index must be below kMaxIndex");
+    EXPECT_DEATH(s.insert((1u << 28) - 5), "VisibilitySet::insert: index must be below kMaxIndex");
+    EXPECT_DEATH({ VisibilitySet big(VisibilitySet::kMaxIndex + 1); },
+                 "VisibilitySet: index_capacity beyond kMaxIndex");
+    EXPECT_TRUE(s.words().empty());
+}
+#endif
+
 }  // namespace
 }  // namespace vantage

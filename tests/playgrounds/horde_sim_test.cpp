@@ -68,7 +68,8 @@ TEST(HordeSim, CompactIdsAndQuantizedPositionsCutTheWireCost) {
     run(sim, 3.0);
     const HordeLaneTotals t = sim.totals(0);
     EXPECT_LT(t.kib_s, 0.45 * t.uuid_kib_s) << t.kib_s << " vs " << t.uuid_kib_s;
-    // Corrections dominate the packet, as in the reference (86% samples).
+    // Corrections dominate the packet, as in the reference game (86% samples;
+    // core/docs/background.md).
     EXPECT_GT(t.samples_share, 0.6);
 }
 

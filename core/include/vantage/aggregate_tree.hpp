@@ -24,9 +24,10 @@
 //         }
 //     }
 //
-// Choosing theta (measured by the reference toolkit): below about 0.7 is sound; past about
-// 1.0 a criterion measured to the centroid starts accepting cells the viewer stands beside,
-// collapsing a quadrant onto one nearby point, which for a simulation is worse than culling.
+// Choosing theta (measured by the reference toolkit; core/docs/background.md): below about
+// 0.7 is sound; past about 1.0 a criterion measured to the centroid starts accepting cells the
+// viewer stands beside, collapsing a quadrant onto one nearby point, which for a simulation is
+// worse than culling.
 // A drawing (crowd impostors) tolerates 1.5. The right ceiling is a property of the consumer.
 // A consumer that computes across a whole view (a client integrating every pellet within
 // its view radius) should walk with summarize_around(x, y, view_radius, theta, out): the
@@ -49,8 +50,8 @@
 //     exact answer, never a corrupt one.
 //   - Weights may be negative. A group whose |total weight| <= FLT_EPSILON (or whose
 //     weighted centroid is not representable as a float) sits at its plain centroid.
-//   - build_in with a non-finite center or size is misuse: it asserts, and in release falls
-//     back to build (a cell fitted to the points). A size below 1 is raised to 1.
+//   - build_in with a non-finite center or size is misuse, checked in every build
+//     (VANTAGE_ASSERT). A size below 1 is raised to 1.
 //   - members() of a summary that did not come from this tree's current build is not
 //     meaningful; if its range lies outside this tree it returns an empty span.
 #pragma once
@@ -100,7 +101,7 @@ private:
 class AggregateTree {
 public:
     // Deeper than this, float cells stop halving meaningfully for any world that fits a
-    // float; max_depth above it is misuse (asserted, clamped in release).
+    // float; max_depth outside [0, kMaxDepth] is misuse (checked in every build).
     static constexpr int kMaxDepth = 32;
 
     // Replaces the contents with a tree over `points` in a square root cell fitted to their
@@ -138,8 +139,8 @@ public:
     // size < theta * (d - radius), so the criterion holds as seen from anywhere in the disc.
     // A point-viewer walk is accurate at the viewer and degrades toward the disc's edge,
     // where a cell that looked far from the centre may be close; this one does not, for more
-    // summaries. radius 0 is exactly summarize(). A negative radius is misuse (asserted,
-    // treated as 0); a NaN radius opens everything.
+    // summaries. radius 0 is exactly summarize(). A negative radius is misuse (checked
+    // in every build); a NaN radius opens everything.
     void summarize_around(float x, float y, float radius, float theta, std::vector<Summary>& out) const;
     void summarize_around(Vec2 at, float radius, float theta, std::vector<Summary>& out) const {
         summarize_around(at.x, at.y, radius, theta, out);

@@ -15,7 +15,7 @@
 // frames does not allocate. Writing a value the format cannot hold (a NaN or out-of-range
 // coordinate) writes a zero in its place, so the layout stays parseable, and marks the writer
 // failed; the caller checks ok() before sending. Programming errors (an unsorted key list)
-// assert.
+// are checked (VANTAGE_ASSERT_HOT, on unless built with VANTAGE_HOT_ASSERTS=0).
 #pragma once
 
 #include <cstddef>

@@ -17,12 +17,12 @@
 #pragma once
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string_view>
 
+#include "vantage/assert.hpp"
 #include "vantage/interpolatable.hpp"
 
 namespace vantage {
@@ -56,7 +56,7 @@ class CorrectionSmoother {
 public:
     CorrectionSmoother() : CorrectionSmoother(CorrectionSmoothingOptions{}) {}
     explicit CorrectionSmoother(CorrectionSmoothingOptions options) : options_(options) {
-        assert(options_.validate().empty() && "CorrectionSmoother: invalid CorrectionSmoothingOptions");
+        VANTAGE_ASSERT_VALID(options_, "CorrectionSmoother: invalid CorrectionSmoothingOptions");
     }
 
     // The logical state jumped from `before` to `after`: keep drawing from where it was.
@@ -74,7 +74,7 @@ public:
 
     // Local time passed (ms, >= 0): decay the offset.
     void advance(double dt_ms) {
-        assert(dt_ms >= 0.0 && "CorrectionSmoother::advance: time went backwards");
+        VANTAGE_ASSERT(dt_ms >= 0.0, "CorrectionSmoother::advance: dt_ms must be >= 0 (time went backwards, or NaN)");
         const float error = magnitude(offset_);
         if (error == 0.0f || !(dt_ms > 0.0)) return;
         const double frames = dt_ms * 60.0 / 1000.0;

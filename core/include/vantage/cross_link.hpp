@@ -6,7 +6,7 @@
 // nodes that pass the exact within_radius test. No cell size to tune: the candidate set is
 // the 2r x 2r square, whatever the density.
 //
-// Beyond the seed design this is built from:
+// Beyond the seed design this is built from (seed 001, core/docs/background.md):
 //   - move() walks from the entity's current place in each list, so its cost is the number
 //     of entities it overtakes in x and in y, not a walk from the head. add() still walks
 //     from the head (O(n)); add_near() starts from another entity's place, which makes a
@@ -19,10 +19,10 @@
 //     changed are re-examined, so a move costs its list walk, its watchers' checks and one
 //     band walk (or a pass over the watcher list when that is shorter), not a global pass.
 //
-// When to prefer it over SpatialGrid (peers.md §1.3, and the measurements in
-// core/docs/relevance.md): few moves per query and a sparse or very uneven world. When it
-// collapses: many entities in one spot. Then every band holds everyone, a query is O(n),
-// and a move crossing the crowd walks past all of it.
+// When to prefer it over SpatialGrid (the published grid-against-cross-list measurements in
+// core/docs/background.md, and ours in core/docs/relevance.md): few moves per query and a
+// sparse or very uneven world. When it collapses: many entities in one spot. Then every band
+// holds everyone, a query is O(n), and a move crossing the crowd walks past all of it.
 //
 // Ids are dense slot indices below options.id_limit; memory is reserved up front for all of
 // them (about 90 bytes per id). Bad input (unknown, out-of-range ids, non-finite positions

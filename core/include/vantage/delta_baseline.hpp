@@ -58,9 +58,10 @@ enum class RecoveryPolicy : std::uint8_t {
 // How far one acknowledgement report moves the acknowledged state (Acked policy only).
 enum class AckFrontier : std::uint8_t {
     // The newest b such that every frame from the acknowledged one to b arrived (the
-    // reference toolkit's rule, default). A lost frame stops the frontier before it for good:
-    // diffs then grow against the old state until it leaves the history and a stale rebuild
-    // sends the full set. Costly under loss; see core/docs/delta.md for the measurement.
+    // reference toolkit's rule, core/docs/background.md; default). A lost frame stops the
+    // frontier before it for good: diffs then grow against the old state until it leaves the
+    // history and a stale rebuild sends the full set. Costly under loss; see
+    // core/docs/delta.md for the measurement.
     Contiguous,
     // The newest frame of the epoch that arrived, like Quake 3's delta-from-last-acked. Sound
     // here because every delta names an acknowledged baseline the client held when the delta

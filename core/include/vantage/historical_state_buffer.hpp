@@ -9,17 +9,16 @@
 // first record) and by age relative to the entity's newest record. Size the count as
 // (max client latency + interpolation delay) / tick interval, plus a margin.
 //
-// Unlike the reference toolkit, a query outside the recorded span is *reported*: the result
-// carries its coverage (exact, between, before the oldest, after the newest) and how far
-// outside it fell, so the caller decides whether a shot from beyond the history is a miss, a
-// clamp or a metric. clamp_rewind() applies a caller-chosen rewind cap such as Source's 1 s
-// (sv_maxunlag) before the query.
+// Unlike the reference toolkit (core/docs/background.md), a query outside the recorded span
+// is *reported*: the result carries its coverage (exact, between, before the oldest, after
+// the newest) and how far outside it fell, so the caller decides whether a shot from beyond
+// the history is a miss, a clamp or a metric. clamp_rewind() applies a caller-chosen rewind
+// cap such as Source's 1 s (sv_maxunlag) before the query.
 //
 // Times are milliseconds (double, any origin) and must be strictly increasing per entity.
 // Not thread-safe. Queries do not allocate; record_state allocates only for a new entity.
 #pragma once
 
-#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "vantage/assert.hpp"
 #include "vantage/interpolatable.hpp"
 
 namespace vantage {
@@ -88,7 +88,7 @@ struct RewindTarget {
 // off the wire) becomes `now` and is reported as clamped by nothing: adjusted_by_ms is 0 only
 // for an in-range request, so callers that count clamps should also validate the input.
 inline RewindTarget clamp_rewind(double now_ms, double requested_ms, double max_rewind_ms) {
-    assert(max_rewind_ms >= 0.0 && "clamp_rewind: max_rewind_ms must be non-negative");
+    VANTAGE_ASSERT(max_rewind_ms >= 0.0, "clamp_rewind: max_rewind_ms must be >= 0");
     if (!std::isfinite(requested_ms)) return {now_ms, 0.0};
     const double earliest = now_ms - max_rewind_ms;
     double t = requested_ms;
@@ -102,7 +102,7 @@ class HistoricalStateBuffer {
 public:
     HistoricalStateBuffer() : HistoricalStateBuffer(HistoryOptions{}) {}
     explicit HistoricalStateBuffer(HistoryOptions options) : options_(options) {
-        assert(options_.validate().empty() && "HistoricalStateBuffer: invalid HistoryOptions");
+        VANTAGE_ASSERT_VALID(options_, "HistoricalStateBuffer: invalid HistoryOptions");
     }
 
     // Records `state` for `id` at `time_ms`. Evicts by age, then by count.

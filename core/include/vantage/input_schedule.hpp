@@ -22,12 +22,13 @@
 #pragma once
 
 #include <algorithm>
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 
@@ -79,7 +80,7 @@ class InputSchedule {
 public:
     InputSchedule() : InputSchedule(InputScheduleOptions{}) {}
     explicit InputSchedule(InputScheduleOptions options) : options_(options) {
-        assert(options_.validate().empty() && "InputSchedule: invalid InputScheduleOptions");
+        VANTAGE_ASSERT_VALID(options_, "InputSchedule: invalid InputScheduleOptions");
         queue_.reserve(options_.max_queued);
     }
 

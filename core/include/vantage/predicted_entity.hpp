@@ -17,12 +17,13 @@
 // state eases across the correction instead. Nothing here allocates after construction.
 #pragma once
 
-#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 
@@ -60,7 +61,7 @@ class PredictedEntity {
 public:
     explicit PredictedEntity(const State& initial, PredictionOptions options = {})
         : options_(options), predicted_(initial), authoritative_(initial) {
-        assert(options_.validate().empty() && "PredictedEntity: invalid PredictionOptions");
+        VANTAGE_ASSERT_VALID(options_, "PredictedEntity: invalid PredictionOptions");
         ring_.resize(options_.max_pending_inputs);
     }
 
@@ -127,7 +128,7 @@ public:
     // Pending input i, oldest first (i < pending_count()). A client that resends every
     // unacknowledged input in each packet (as Overwatch does) reads them here.
     const SequencedInput<Input>& pending(std::size_t i) const {
-        assert(i < count_ && "PredictedEntity::pending: index out of range");
+        VANTAGE_ASSERT(i < count_, "PredictedEntity::pending: index out of range (see pending_count())");
         return ring_[(head_ + i) % ring_.size()];
     }
     // Inputs dropped unacknowledged because the ring was full (lifetime count).

@@ -2,7 +2,8 @@
 //
 // Every simulation draws from a seeded XorShift object passed to it; there is no global
 // generator. Values are pinned by golden tests against the reference toolkit's conformance
-// vectors so that the same seed gives the same stream natively, in wasm and in the report.
+// vectors (core/docs/background.md) so that the same seed gives the same stream natively, in
+// wasm and in the report.
 #pragma once
 
 #include <cstdint>

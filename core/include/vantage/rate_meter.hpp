@@ -25,7 +25,8 @@ public:
     void add_empty() { add(0.0); }
     // Sets the clock to `now_ms` and rolls buckets. The first call after construction or
     // reset() marks the start. Idempotent within a bucket; a time earlier than the last one
-    // is ignored (the meter asserts monotonic time in debug builds).
+    // (or a non-finite one) is ignored in every build: meters are fed from clocks the caller
+    // may not own (a page's frame time), and a reading that skips a step is harmless.
     void elapsed(double now_ms);
 
     // Windowed: amount per second over the retained buckets.

@@ -18,11 +18,12 @@
 // hundred seats. Iteration (for_each_occupant) is in seat order, never hash order.
 #pragma once
 
-#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
 #include <vector>
+
+#include "vantage/assert.hpp"
 
 namespace vantage {
 
@@ -53,7 +54,7 @@ template <class Key, class SeatState = NoSeatState>
 class SeatTable {
 public:
     explicit SeatTable(std::uint32_t capacity) : seats_(capacity) {
-        assert(capacity > 0 && "SeatTable: capacity must be at least 1");
+        VANTAGE_ASSERT(capacity > 0, "SeatTable: capacity must be at least 1");
         by_key_.reserve(capacity);
     }
 

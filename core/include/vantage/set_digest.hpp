@@ -3,8 +3,8 @@
 // Both halves of a delta stream keep one: the client sends its mirror's digest with every
 // acknowledgement, and the server compares it with the digest of the state it believes the
 // client holds. A mismatch is drift that no acknowledgement reveals, and forces a full
-// baseline. Because both sides must agree bit for bit (and with the reference toolkit), the
-// arithmetic is fixed and pinned by golden tests:
+// baseline. Because both sides must agree bit for bit (and with the reference toolkit,
+// core/docs/background.md), the arithmetic is fixed and pinned by golden tests:
 //
 //   acc    = sum over keys of splitmix64_finalizer(key), wrapping mod 2^64
 //   digest = acc XOR splitmix64_finalizer(count)

@@ -16,13 +16,13 @@
 #pragma once
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <optional>
 #include <string_view>
 #include <vector>
 
+#include "vantage/assert.hpp"
 #include "vantage/interpolatable.hpp"
 
 namespace vantage {
@@ -85,7 +85,7 @@ public:
     // capacity >= 2: interpolation needs a pair.
     SnapshotBuffer() : SnapshotBuffer(32) {}
     explicit SnapshotBuffer(std::size_t capacity) : capacity_(capacity) {
-        assert(capacity >= 2 && "SnapshotBuffer: capacity must be at least 2");
+        VANTAGE_ASSERT(capacity >= 2, "SnapshotBuffer: capacity must be at least 2");
         snapshots_.reserve(capacity_ + 1);
     }
 
@@ -121,7 +121,7 @@ public:
     // back (curve to line, line to hold).
     std::optional<SnapshotSample<State>> sample(double render_ms,
                                                 const ExtrapolationOptions& options) const requires LinearState<State> {
-        assert(options.validate().empty() && "SnapshotBuffer::sample: invalid ExtrapolationOptions");
+        VANTAGE_ASSERT_VALID(options, "SnapshotBuffer::sample: invalid ExtrapolationOptions");
         if (snapshots_.empty() || !std::isfinite(render_ms)) return std::nullopt;
         const std::size_t n = snapshots_.size();
         const Snapshot& p2 = snapshots_[n - 1];

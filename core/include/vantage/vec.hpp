@@ -2,7 +2,8 @@
 //
 // Deliberately small: value types, component-wise arithmetic, length and a zero-safe
 // normalize. `dot` is provided because every consumer here needs it (the reference toolkit
-// omitted it on vectors). Units are whatever the caller's world uses (px or world units).
+// omitted it on vectors; core/docs/background.md). Units are whatever the caller's world uses
+// (px or world units).
 #pragma once
 
 #include <cmath>

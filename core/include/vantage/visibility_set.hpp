@@ -13,7 +13,9 @@
 //
 // Memory is one bit per slot up to the largest index ever inserted; clear() keeps the words,
 // so a steady population allocates nothing. Indices are slot numbers the server hands out
-// (dense and bounded), not ids from the wire: insert() asserts an index below kMaxIndex.
+// (dense and bounded), not ids from the wire: insert() checks, in every build, that an index
+// is below kMaxIndex (2^24, so one set is at most 2 MiB); beyond it is misuse and aborts
+// with a message rather than quietly allocating (VANTAGE_ASSERT, see assert.hpp).
 #pragma once
 
 #include <bit>
@@ -26,10 +28,14 @@ namespace vantage {
 
 class VisibilitySet {
 public:
-    static constexpr std::uint32_t kMaxIndex = 1u << 28;  // 32 MiB of bits: far beyond any slot table
+    // Indices are below this: 16.7 million slots, 2 MiB of bits per set. A server keeps two
+    // sets per subscriber, so even 128 subscribers at the limit stay at 512 MiB; a world with
+    // more live slots than this wants a sparse set, not a bitset.
+    static constexpr std::uint32_t kMaxIndex = 1u << 24;
 
     VisibilitySet() = default;
-    // Reserves words for indices below `index_capacity` (it still grows on demand).
+    // Reserves words for indices below `index_capacity` (it still grows on demand);
+    // index_capacity <= kMaxIndex (checked).
     explicit VisibilitySet(std::uint32_t index_capacity);
 
     void insert(std::uint32_t index);

@@ -1,0 +1,89 @@
+// VANTAGE_ASSERT: checks for programmer misuse that stay on in release builds.
+//
+// Misuse is a precondition the calling code broke: options that fail validate(), keys that
+// are not ascending, an index past a documented maximum, time that runs backwards. Carrying
+// on past one gives wrong answers that surface far away (an unsorted key list once made one
+// removal come out as "one entered, two left"), so the check is not compiled out by NDEBUG.
+// A failed check calls the assert handler, which by default prints
+//
+//     vantage: file.cpp:123: check failed: <condition>: <message>
+//
+// to stderr and aborts. Bad *data* (bytes off the wire, a URL parameter) is not misuse: the
+// decoders and parsers return a status for it, never assert.
+//
+// Two kinds, so that cost is a decision and not an accident:
+//   VANTAGE_ASSERT(condition, message)      O(1) per call: always on.
+//   VANTAGE_ASSERT_VALID(options, what)     options.validate() (returning const char*,
+//                                           string_view or bool) passes, always on; the
+//                                           message is `what` plus validate()'s own reason.
+//   VANTAGE_ASSERT_HOT(condition, message)  checks repeated on a hot path (every key of a
+//                                           plan or an encoded list, every encoded
+//                                           coordinate): on by default; building with
+//                                           VANTAGE_HOT_ASSERTS=0 (CMake option
+//                                           VANTAGE_HOT_ASSERTS=OFF) compiles them out. Their
+//                                           measured cost is in core/docs/asserts.md.
+// The condition of a compiled-out check is not evaluated (it must still compile). message
+// names the function and what was wrong (a string literal, or any string that outlives the
+// call).
+#pragma once
+
+#include <string_view>
+
+#ifndef VANTAGE_HOT_ASSERTS
+#define VANTAGE_HOT_ASSERTS 1
+#endif
+
+namespace vantage {
+
+// Called with the failed check's file, line, condition text and message. It may log and
+// return (abort follows) or throw to unwind (a test harness can); it must not be used to
+// carry on past the failed check.
+using AssertHandler = void (*)(const char* file, int line, const char* condition, const char* message);
+
+// Installs handler for every later failed check and returns the previous one; nullptr
+// restores the default (print to stderr). Thread-safe; meant to be set once at start-up.
+AssertHandler set_assert_handler(AssertHandler handler);
+AssertHandler assert_handler();
+
+// What the macros call on failure: the handler, then std::abort() if the handler returns.
+[[noreturn]] void assert_failed(const char* file, int line, const char* condition, const char* message);
+// VANTAGE_ASSERT_VALID's failure: the message is "<what>: <why>".
+[[noreturn]] void assert_invalid(const char* file, int line, const char* condition, const char* what,
+                                 std::string_view why);
+
+namespace detail {
+// validate() returns nullptr or a reason, an empty view or a reason, or a bool: one reading.
+constexpr std::string_view validate_reason(const char* why) {
+    return why ? why : std::string_view{};
+}
+constexpr std::string_view validate_reason(std::string_view why) {
+    return why;
+}
+constexpr std::string_view validate_reason(bool ok) {
+    return ok ? std::string_view{} : "validate() is false";
+}
+}  // namespace detail
+
+}  // namespace vantage
+
+#define VANTAGE_ASSERT(condition, message)                                     \
+    do {                                                                       \
+        if (!(condition)) [[unlikely]]                                         \
+            ::vantage::assert_failed(__FILE__, __LINE__, #condition, message); \
+    } while (false)
+
+#define VANTAGE_ASSERT_VALID(options, what)                                                             \
+    do {                                                                                                \
+        const std::string_view vantage_why_ = ::vantage::detail::validate_reason((options).validate()); \
+        if (!vantage_why_.empty()) [[unlikely]]                                                         \
+            ::vantage::assert_invalid(__FILE__, __LINE__, #options ".validate()", what, vantage_why_);  \
+    } while (false)
+
+#if VANTAGE_HOT_ASSERTS
+#define VANTAGE_ASSERT_HOT(condition, message) VANTAGE_ASSERT(condition, message)
+#else
+#define VANTAGE_ASSERT_HOT(condition, message)   \
+    do {                                         \
+        static_cast<void>(sizeof(!(condition))); \
+    } while (false)
+#endif

@@ -1,0 +1,47 @@
+// The library as a package: the umbrella header lists every public header, and the README's
+// "Using the library" example is tests/consumer/main.cpp verbatim (./vantage test builds and
+// runs that file against the installed package, FetchContent and add_subdirectory).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "vantage/vantage.hpp"
+
+namespace vantage {
+namespace {
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+const std::filesystem::path kRepo = std::filesystem::path(VANTAGE_TESTS_DIR) / "..";
+
+TEST(Package, TheUmbrellaHeaderIncludesEveryPublicHeader) {
+    const std::filesystem::path dir = kRepo / "core" / "include" / "vantage";
+    const std::string umbrella = read_file(dir / "vantage.hpp");
+    ASSERT_FALSE(umbrella.empty()) << dir;
+    int headers = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.path().extension() != ".hpp" || name == "vantage.hpp") continue;
+        ++headers;
+        EXPECT_NE(umbrella.find("#include \"vantage/" + name + "\""), std::string::npos)
+            << "core/include/vantage/vantage.hpp does not include " << name;
+    }
+    EXPECT_GT(headers, 30);
+}
+
+TEST(Package, TheReadmeShowsTheConsumerExampleVerbatim) {
+    const std::string example = read_file(kRepo / "tests" / "consumer" / "main.cpp");
+    const std::string readme = read_file(kRepo / "README.md");
+    ASSERT_FALSE(example.empty());
+    EXPECT_NE(readme.find("```cpp\n" + example + "```\n"), std::string::npos)
+        << "README.md's \"Using the library\" example differs from tests/consumer/main.cpp: copy the file into it";
+}
+
+}  // namespace
+}  // namespace vantage
