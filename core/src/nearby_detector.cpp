@@ -28,7 +28,9 @@ bool overlaps(const Bounds& a, const Bounds& b) {
     return a.lo_x <= b.hi_x && b.lo_x <= a.hi_x && a.lo_y <= b.hi_y && b.lo_y <= a.hi_y;
 }
 
-Bounds grown(const Bounds& b, double by) { return {b.lo_x - by, b.lo_y - by, b.hi_x + by, b.hi_y + by}; }
+Bounds grown(const Bounds& b, double by) {
+    return {b.lo_x - by, b.lo_y - by, b.hi_x + by, b.hi_y + by};
+}
 
 // One key for (level, ix, iy): 5 bits of level and 29 bits per offset index. validate()
 // keeps |ix|, |iy| below 2^27 plus a few cells, so the offset indices stay in [0, 2^29).
@@ -130,12 +132,12 @@ struct NearbyDetector::Impl {
 
     struct Node {
         Place place;
-        Bounds reach;                        // the cell grown by half a cell on every side
+        Bounds reach;  // the cell grown by half a cell on every side
         // The boxes placed here, each with a copy of its box so that a scan reads one
         // contiguous array instead of chasing every member's Object.
         std::vector<Member> members;
-        std::vector<Link> links;             // live nodes whose reach is within enter_margin
-        std::uint32_t level_pos = 0;         // index in levels[place.level].live
+        std::vector<Link> links;      // live nodes whose reach is within enter_margin
+        std::uint32_t level_pos = 0;  // index in levels[place.level].live
     };
 
     struct Object {
@@ -149,7 +151,7 @@ struct NearbyDetector::Impl {
     };
 
     struct Level {
-        double cell = 1.0;  // side, world units (min_cell * 2^level, exact in double)
+        double cell = 1.0;                // side, world units (min_cell * 2^level, exact in double)
         std::vector<std::uint32_t> live;  // live node indices
     };
 
@@ -432,13 +434,20 @@ bool NearbyOptions::validate() const {
 
 const char* to_string(NearbyStatus status) {
     switch (status) {
-        case NearbyStatus::Ok: return "ok";
-        case NearbyStatus::NonFiniteBox: return "box has a non-finite coordinate";
-        case NearbyStatus::InvertedBox: return "box has min > max";
-        case NearbyStatus::OutOfRange: return "box lies beyond max_coordinate";
-        case NearbyStatus::IdOutOfRange: return "id is at or above max_ids";
-        case NearbyStatus::UnknownId: return "id is not inserted";
-        case NearbyStatus::AlreadyPresent: return "id is already inserted";
+        case NearbyStatus::Ok:
+            return "ok";
+        case NearbyStatus::NonFiniteBox:
+            return "box has a non-finite coordinate";
+        case NearbyStatus::InvertedBox:
+            return "box has min > max";
+        case NearbyStatus::OutOfRange:
+            return "box lies beyond max_coordinate";
+        case NearbyStatus::IdOutOfRange:
+            return "id is at or above max_ids";
+        case NearbyStatus::UnknownId:
+            return "id is not inserted";
+        case NearbyStatus::AlreadyPresent:
+            return "id is already inserted";
     }
     return "unknown status";
 }
@@ -518,12 +527,20 @@ const NearbyDetector::Box& NearbyDetector::box(std::uint32_t id) const {
     return impl_->objects[id].box;
 }
 
-std::uint32_t NearbyDetector::size() const { return impl_->count; }
-std::uint64_t NearbyDetector::pair_count() const { return impl_->pairs; }
+std::uint32_t NearbyDetector::size() const {
+    return impl_->count;
+}
+std::uint64_t NearbyDetector::pair_count() const {
+    return impl_->pairs;
+}
 std::uint32_t NearbyDetector::live_node_count() const {
     return static_cast<std::uint32_t>(impl_->nodes.size() - impl_->free_nodes.size());
 }
-std::uint64_t NearbyDetector::operations() const { return impl_->ops; }
-const NearbyOptions& NearbyDetector::options() const { return impl_->options; }
+std::uint64_t NearbyDetector::operations() const {
+    return impl_->ops;
+}
+const NearbyOptions& NearbyDetector::options() const {
+    return impl_->options;
+}
 
 }  // namespace vantage

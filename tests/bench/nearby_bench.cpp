@@ -31,15 +31,15 @@ using Box = NearbyDetector::Box;
 
 constexpr float kEnter = 1.0f;
 constexpr float kLeave = 2.0f;
-constexpr int kTicks = 16;         // ticks generated up front, then played forwards and backwards
-constexpr float kMinCell = 2.0f;   // NearbyDetector level-0 cell: about the largest small box
+constexpr int kTicks = 16;        // ticks generated up front, then played forwards and backwards
+constexpr float kMinCell = 2.0f;  // NearbyDetector level-0 cell: about the largest small box
 
 enum class Density { Sparse, Crowded, Huge };
 
 // Snapshots of every box at ticks 0..kTicks and which ids moved into each tick. Benchmarks
 // walk the ticks forwards and backwards so motion stays small for as long as they run.
 struct Workload {
-    std::vector<std::vector<Box>> snapshots;      // tick -> id -> box
+    std::vector<std::vector<Box>> snapshots;        // tick -> id -> box
     std::vector<std::vector<std::uint32_t>> moved;  // tick -> ids whose box changed from tick - 1
     float world = 0.0f;
 };
@@ -47,8 +47,8 @@ struct Workload {
 // `moving_pct`: percentage of boxes that move each tick.
 const Workload& workload(std::uint32_t n, Density density, int moving_pct) {
     static std::vector<std::pair<std::uint64_t, Workload>> cache;
-    const std::uint64_t key = (std::uint64_t{n} << 16) | (static_cast<std::uint64_t>(density) << 8) |
-                              static_cast<std::uint64_t>(moving_pct);
+    const std::uint64_t key =
+        (std::uint64_t{n} << 16) | (static_cast<std::uint64_t>(density) << 8) | static_cast<std::uint64_t>(moving_pct);
     for (const auto& [k, w] : cache) {
         if (k == key) return w;
     }
@@ -126,8 +126,8 @@ void BM_NearbyDetector(benchmark::State& state, Density density) {
         for (const std::uint32_t id : *tr.ids) detector.update(id, (*tr.boxes)[id], sink);
         moves += tr.ids->size();
     }
-    state.counters["ops_per_move"] =
-        static_cast<double>(detector.operations() - ops_before) / static_cast<double>(std::max<std::uint64_t>(1, moves));
+    state.counters["ops_per_move"] = static_cast<double>(detector.operations() - ops_before) /
+                                     static_cast<double>(std::max<std::uint64_t>(1, moves));
     state.SetItemsProcessed(static_cast<std::int64_t>(moves));
     state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);
     state.counters["pairs"] = static_cast<double>(detector.pair_count());
@@ -141,10 +141,12 @@ class BruteForceNearby {
 public:
     // The starting pairs come from a sort on min.x and a sweep, so that set-up at 100k boxes
     // is not itself O(n^2).
-    explicit BruteForceNearby(const std::vector<Box>& boxes) : boxes_(boxes), partners_(boxes.size()), mark_(boxes.size(), 0) {
+    explicit BruteForceNearby(const std::vector<Box>& boxes)
+        : boxes_(boxes), partners_(boxes.size()), mark_(boxes.size(), 0) {
         std::vector<std::uint32_t> order(boxes_.size());
         for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return boxes_[a].min.x < boxes_[b].min.x; });
+        std::sort(order.begin(), order.end(),
+                  [&](std::uint32_t a, std::uint32_t b) { return boxes_[a].min.x < boxes_[b].min.x; });
         for (std::size_t i = 0; i < order.size(); ++i) {
             const std::uint32_t a = order[i];
             for (std::size_t j = i + 1; j < order.size() && boxes_[order[j]].min.x - boxes_[a].max.x <= kEnter; ++j) {
@@ -239,7 +241,8 @@ public:
         const float half = 0.5f * kLeave;
         for (std::int32_t cy = 0; cy < side_; ++cy) {
             for (std::int32_t cx = 0; cx < side_; ++cx) {
-                const std::size_t c = static_cast<std::size_t>(cy) * static_cast<std::size_t>(side_) + static_cast<std::size_t>(cx);
+                const std::size_t c =
+                    static_cast<std::size_t>(cy) * static_cast<std::size_t>(side_) + static_cast<std::size_t>(cx);
                 for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i) {
                     const std::uint32_t a = items_[i];
                     for (std::uint32_t j = i + 1; j < start_[c + 1]; ++j) {
@@ -264,10 +267,12 @@ public:
         std::size_t q = 0;
         while (p < previous_.size() || q < current_.size()) {
             if (q == current_.size() || (p < previous_.size() && previous_[p] < current_[q])) {
-                sink.stopped_being_nearby(static_cast<std::uint32_t>(previous_[p] >> 32), static_cast<std::uint32_t>(previous_[p]));
+                sink.stopped_being_nearby(static_cast<std::uint32_t>(previous_[p] >> 32),
+                                          static_cast<std::uint32_t>(previous_[p]));
                 ++p;
             } else if (p == previous_.size() || current_[q] < previous_[p]) {
-                sink.became_nearby(static_cast<std::uint32_t>(current_[q] >> 32), static_cast<std::uint32_t>(current_[q]));
+                sink.became_nearby(static_cast<std::uint32_t>(current_[q] >> 32),
+                                   static_cast<std::uint32_t>(current_[q]));
                 ++q;
             } else {
                 ++p;
@@ -295,14 +300,16 @@ private:
             const std::int32_t x0 = cell_x(b.min.x - half), x1 = cell_x(b.max.x + half);
             const std::int32_t y0 = cell_x(b.min.y - half), y1 = cell_x(b.max.y + half);
             for (std::int32_t y = y0; y <= y1; ++y) {
-                for (std::int32_t x = x0; x <= x1; ++x) visit(static_cast<std::size_t>(y) * static_cast<std::size_t>(side_) + static_cast<std::size_t>(x));
+                for (std::int32_t x = x0; x <= x1; ++x)
+                    visit(static_cast<std::size_t>(y) * static_cast<std::size_t>(side_) + static_cast<std::size_t>(x));
             }
         };
         for (const Box& b : boxes) cover(b, [&](std::size_t c) { ++start_[c + 1]; });
         for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
         items_.resize(start_.back());
         fill_ = start_;
-        for (std::uint32_t id = 0; id < boxes.size(); ++id) cover(boxes[id], [&](std::size_t c) { items_[fill_[c]++] = id; });
+        for (std::uint32_t id = 0; id < boxes.size(); ++id)
+            cover(boxes[id], [&](std::size_t c) { items_[fill_[c]++] = id; });
     }
 
     float origin_;
@@ -337,10 +344,10 @@ void BM_GridRebuild(benchmark::State& state, Density density) {
 
 // Args: box count, percentage of boxes moving per tick. Brute force costs the same per move
 // whatever share moves, so it runs at 100% only.
-#define VANTAGE_NEARBY_BENCH(fn, density, name, ...)                                             \
-    BENCHMARK_CAPTURE(fn, name, Density::density)                                                \
-        ->ArgNames({"n", "moving_pct"})                                                          \
-        ->ArgsProduct({{1000, 10000, 100000}, {__VA_ARGS__}})                                    \
+#define VANTAGE_NEARBY_BENCH(fn, density, name, ...)          \
+    BENCHMARK_CAPTURE(fn, name, Density::density)             \
+        ->ArgNames({"n", "moving_pct"})                       \
+        ->ArgsProduct({{1000, 10000, 100000}, {__VA_ARGS__}}) \
         ->Unit(benchmark::kMicrosecond)
 
 VANTAGE_NEARBY_BENCH(BM_NearbyDetector, Sparse, sparse, 100, 5);

@@ -21,7 +21,9 @@ using nearby_test::ScenarioKind;
 using Box = NearbyDetector::Box;
 using Pair = std::pair<std::uint32_t, std::uint32_t>;
 
-Box box_at(float x, float y, float half = 0.5f) { return {{x - half, y - half}, {x + half, y + half}}; }
+Box box_at(float x, float y, float half = 0.5f) {
+    return {{x - half, y - half}, {x + half, y + half}};
+}
 
 // Records events, and replays them into a pair set, failing on an event that does not
 // change the set (a second "became" for a live pair, a "stopped" for a dead one).
@@ -96,9 +98,11 @@ void check_against_oracle(ScenarioConfig config, int ticks, const NearbyOptions&
             }
             ASSERT_EQ(st, NearbyStatus::Ok) << "seed " << config.seed << " tick " << t << " id " << op.id;
             ASSERT_EQ(sorted(sink.became), sorted(oracle_became))
-                << "became differs: " << to_string(config.kind) << " seed " << config.seed << " tick " << t << " id " << op.id;
+                << "became differs: " << to_string(config.kind) << " seed " << config.seed << " tick " << t << " id "
+                << op.id;
             ASSERT_EQ(sorted(sink.stopped), sorted(oracle_stopped))
-                << "stopped differs: " << to_string(config.kind) << " seed " << config.seed << " tick " << t << " id " << op.id;
+                << "stopped differs: " << to_string(config.kind) << " seed " << config.seed << " tick " << t << " id "
+                << op.id;
         }
         const std::set<Pair> got = pairs_of(detector, scenario.id_bound());
         ASSERT_EQ(got, oracle.pairs()) << to_string(config.kind) << " seed " << config.seed << " tick " << t;
@@ -115,12 +119,24 @@ void check_kind(ScenarioKind kind, std::uint32_t count, float world) {
     }
 }
 
-TEST(NearbyDetector, MatchesOracleOnUniformBoxes) { check_kind(ScenarioKind::Uniform, 120, 40.0f); }
-TEST(NearbyDetector, MatchesOracleOnClusteredBoxes) { check_kind(ScenarioKind::Clustered, 120, 60.0f); }
-TEST(NearbyDetector, MatchesOracleOnMixedSizes) { check_kind(ScenarioKind::MixedSizes, 120, 80.0f); }
-TEST(NearbyDetector, MatchesOracleWithHugeBoxes) { check_kind(ScenarioKind::HugeBoxes, 120, 60.0f); }
-TEST(NearbyDetector, MatchesOracleWithTeleports) { check_kind(ScenarioKind::Teleports, 120, 40.0f); }
-TEST(NearbyDetector, MatchesOracleUnderInsertRemoveChurn) { check_kind(ScenarioKind::Churn, 120, 40.0f); }
+TEST(NearbyDetector, MatchesOracleOnUniformBoxes) {
+    check_kind(ScenarioKind::Uniform, 120, 40.0f);
+}
+TEST(NearbyDetector, MatchesOracleOnClusteredBoxes) {
+    check_kind(ScenarioKind::Clustered, 120, 60.0f);
+}
+TEST(NearbyDetector, MatchesOracleOnMixedSizes) {
+    check_kind(ScenarioKind::MixedSizes, 120, 80.0f);
+}
+TEST(NearbyDetector, MatchesOracleWithHugeBoxes) {
+    check_kind(ScenarioKind::HugeBoxes, 120, 60.0f);
+}
+TEST(NearbyDetector, MatchesOracleWithTeleports) {
+    check_kind(ScenarioKind::Teleports, 120, 40.0f);
+}
+TEST(NearbyDetector, MatchesOracleUnderInsertRemoveChurn) {
+    check_kind(ScenarioKind::Churn, 120, 40.0f);
+}
 
 TEST(NearbyDetector, MatchesOracleWithZeroMarginsAndCoarseCells) {
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
@@ -191,7 +207,7 @@ TEST(NearbyDetector, ABoxSpanningManyCellsMeetsSmallBoxesFarFromItsCentre) {
     NearbyDetector d(NearbyOptions{.min_cell = 1.0f});
     RecordingSink sink;
     d.insert(0, box_at(0.3f, 0.3f, 0.2f), sink);
-    d.insert(1, box_at(400.5f, -500.0f, 0.2f), sink);  // gap 0.3 to the huge box's right edge
+    d.insert(1, box_at(400.5f, -500.0f, 0.2f), sink);           // gap 0.3 to the huge box's right edge
     d.insert(2, {{-400.0f, -800.0f}, {400.0f, 300.0f}}, sink);  // huge, reaches both
     EXPECT_EQ(sorted(sink.became), (std::vector<Pair>{{0, 2}, {1, 2}}));
     d.update(2, {{-400.0f, -800.0f}, {-10.0f, 300.0f}}, sink);  // shrinks away from both
@@ -228,7 +244,10 @@ std::uint64_t quiet_move_work(std::uint32_t count) {
             const auto y0 = static_cast<float>(gy * 32);
             if (std::abs(x0 + 4.0f - 100.0f) < 48.0f && std::abs(y0 + 4.0f - 100.0f) < 48.0f) continue;
             for (int k = 0; k < 16 && id < count; ++k) {
-                d.insert(id++, box_at(x0 + 0.8f + 2.0f * static_cast<float>(k % 4), y0 + 0.8f + 2.0f * static_cast<float>(k / 4), 0.1f), sink);
+                d.insert(id++,
+                         box_at(x0 + 0.8f + 2.0f * static_cast<float>(k % 4),
+                                y0 + 0.8f + 2.0f * static_cast<float>(k / 4), 0.1f),
+                         sink);
             }
         }
     }
@@ -360,7 +379,9 @@ std::uint64_t event_checksum(std::uint64_t seed) {
     return mix64(sink.h ^ d.pair_count());
 }
 
-TEST(NearbyDetector, TheSameSeedGivesTheSameEventStream) { EXPECT_EQ(event_checksum(42), event_checksum(42)); }
+TEST(NearbyDetector, TheSameSeedGivesTheSameEventStream) {
+    EXPECT_EQ(event_checksum(42), event_checksum(42));
+}
 
 TEST(NearbyDetector, EventStreamMatchesTheGoldenChecksum) {
     const std::uint64_t got = event_checksum(42);

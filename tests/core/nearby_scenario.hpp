@@ -32,12 +32,18 @@ enum class ScenarioKind {
 
 inline const char* to_string(ScenarioKind kind) {
     switch (kind) {
-        case ScenarioKind::Uniform: return "uniform";
-        case ScenarioKind::Clustered: return "clustered";
-        case ScenarioKind::MixedSizes: return "mixed";
-        case ScenarioKind::HugeBoxes: return "huge";
-        case ScenarioKind::Teleports: return "teleports";
-        case ScenarioKind::Churn: return "churn";
+        case ScenarioKind::Uniform:
+            return "uniform";
+        case ScenarioKind::Clustered:
+            return "clustered";
+        case ScenarioKind::MixedSizes:
+            return "mixed";
+        case ScenarioKind::HugeBoxes:
+            return "huge";
+        case ScenarioKind::Teleports:
+            return "teleports";
+        case ScenarioKind::Churn:
+            return "churn";
     }
     return "?";
 }
@@ -52,10 +58,10 @@ struct Op {
 
 struct ScenarioConfig {
     ScenarioKind kind = ScenarioKind::Uniform;
-    std::uint32_t count = 100;  // boxes alive at any time
-    float world = 100.0f;       // world side, world units; the world is [-world/2, world/2]^2
-    float step = 0.3f;          // largest per-tick speed change, world units per tick
-    float moving = 1.0f;        // share of live boxes that move each tick, 0..1
+    std::uint32_t count = 100;      // boxes alive at any time
+    float world = 100.0f;           // world side, world units; the world is [-world/2, world/2]^2
+    float step = 0.3f;              // largest per-tick speed change, world units per tick
+    float moving = 1.0f;            // share of live boxes that move each tick, 0..1
     std::uint32_t huge_every = 50;  // HugeBoxes: every this many slots is huge, >= 1
     std::uint64_t seed = 1;
 };
@@ -64,7 +70,8 @@ class Scenario {
 public:
     explicit Scenario(const ScenarioConfig& config) : config_(config), rng_(mix64(config.seed)) {
         clusters_.resize(5);
-        for (auto& c : clusters_) c = {rng_.range(-0.4f, 0.4f) * config_.world, rng_.range(-0.4f, 0.4f) * config_.world};
+        for (auto& c : clusters_)
+            c = {rng_.range(-0.4f, 0.4f) * config_.world, rng_.range(-0.4f, 0.4f) * config_.world};
         bodies_.resize(config_.count);
         ids_.resize(config_.count);
         for (std::uint32_t id = 0; id < config_.count; ++id) {
@@ -100,8 +107,10 @@ public:
                 b.x = rng_.range(-0.5f, 0.5f) * (config_.world - 2.0f * b.hx);
                 b.y = rng_.range(-0.5f, 0.5f) * (config_.world - 2.0f * b.hy);
             } else {
-                b.vx = std::clamp(b.vx + rng_.range(-config_.step, config_.step), -2.0f * config_.step, 2.0f * config_.step);
-                b.vy = std::clamp(b.vy + rng_.range(-config_.step, config_.step), -2.0f * config_.step, 2.0f * config_.step);
+                b.vx = std::clamp(b.vx + rng_.range(-config_.step, config_.step), -2.0f * config_.step,
+                                  2.0f * config_.step);
+                b.vy = std::clamp(b.vy + rng_.range(-config_.step, config_.step), -2.0f * config_.step,
+                                  2.0f * config_.step);
                 b.x += b.vx;
                 b.y += b.vy;
                 bounce(b);

@@ -42,11 +42,11 @@
 namespace vantage {
 
 struct NearbyOptions {
-    float enter_margin = 1.0f;  // world units, finite, >= 0: largest gap at which a pair becomes nearby
-    float leave_margin = 2.0f;  // world units, finite, >= enter_margin: smallest gap beyond which it stops
-    float min_cell = 1.0f;      // world units, > 0: cell side of level 0; anything smaller shares level 0
-    float max_coordinate = 1.0e6f;  // world units, > 0: boxes must lie within [-max, max] on both axes;
-                                    // max_coordinate / min_cell must be at most 2^27
+    float enter_margin = 1.0f;         // world units, finite, >= 0: largest gap at which a pair becomes nearby
+    float leave_margin = 2.0f;         // world units, finite, >= enter_margin: smallest gap beyond which it stops
+    float min_cell = 1.0f;             // world units, > 0: cell side of level 0; anything smaller shares level 0
+    float max_coordinate = 1.0e6f;     // world units, > 0: boxes must lie within [-max, max] on both axes;
+                                       // max_coordinate / min_cell must be at most 2^27
     std::uint32_t max_ids = 1u << 24;  // ids accepted are [0, max_ids); 1 .. 2^31
 
     bool validate() const;
