@@ -18,6 +18,7 @@
 
 #include "../core/nearby_scenario.hpp"
 #include "vantage/nearby_detector.hpp"
+#include "vantage/random.hpp"
 
 namespace vantage {
 namespace {
@@ -341,6 +342,105 @@ void BM_GridRebuild(benchmark::State& state, Density density) {
     state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);
     state.counters["pairs"] = static_cast<double>(grid.pair_count());
 }
+
+// ---- moves to the neighbouring node -----------------------------------------------------
+
+// The unit test's world (NodeChangeWorld): one probe walks one cell per move past a row of
+// clusters, every move a node change, with one box per level up to the world's size far
+// away. Times one move; ops_per_move is the detector's operations() per move.
+void BM_NearbyNodeChangeProbe(benchmark::State& state) {
+    const auto n = static_cast<std::uint32_t>(state.range(0));
+    const nearby_test::NodeChangeWorld world(n);
+    NearbyDetector detector(nearby_test::NodeChangeWorld::options());
+    NullNearbySink sink;
+    for (std::uint32_t id = 0; id < world.boxes().size(); ++id) detector.insert(id, world.boxes()[id], sink);
+    const std::uint32_t probe = world.probe_id();
+    detector.insert(probe, nearby_test::NodeChangeWorld::probe_at(0), sink);
+    const std::uint64_t ops_before = detector.operations();
+    std::int64_t step = 0;
+    for (auto _ : state) detector.update(probe, nearby_test::NodeChangeWorld::probe_at(++step), sink);
+    state.counters["ops_per_move"] =
+        static_cast<double>(detector.operations() - ops_before) / static_cast<double>(std::max<std::int64_t>(1, step));
+    state.counters["levels"] = world.levels() + 1;
+    state.SetItemsProcessed(step);
+}
+BENCHMARK(BM_NearbyNodeChangeProbe)->ArgName("n")->Arg(1000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kNanosecond);
+
+// A sparse crowd (one box per 64 square units, 0.4-1 units wide, detector min_cell 2) where
+// every move is a hop of one level-0 cell to one of the eight neighbouring cells, so every
+// move changes node; plus one box per level up to the world's size in the negative quadrant,
+// away from the crowd. Each iteration moves the next 1024 boxes (round robin). Directions
+// come from a hash of (id, round), so no move list is stored even at 1M boxes.
+class HopCrowd {
+public:
+    static constexpr float kCell = 2.0f;
+
+    explicit HopCrowd(std::uint32_t n) : side_(static_cast<std::int32_t>(4.0 * std::sqrt(static_cast<double>(n)))) {
+        XorShift rng(mix64(n));
+        cells_.resize(n);
+        half_.resize(n);
+        for (std::uint32_t id = 0; id < n; ++id) {
+            cells_[id] = {static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(side_))),
+                          static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(side_)))};
+            half_[id] = rng.range(0.2f, 0.5f);
+        }
+        const float span = kCell * static_cast<float>(side_);
+        for (int level = 1; kCell * std::ldexp(1.0f, level - 1) < span; ++level) {
+            const float c = kCell * std::ldexp(1.0f, level);
+            levels_.push_back({{-2.875f * c, -2.875f * c}, {-2.125f * c, -2.125f * c}});
+        }
+    }
+
+    std::uint32_t size() const { return static_cast<std::uint32_t>(cells_.size()); }
+    const std::vector<Box>& level_boxes() const { return levels_; }
+    Box box(std::uint32_t id) const {
+        const float x = kCell * (static_cast<float>(cells_[id].first) + 0.5f);
+        const float y = kCell * (static_cast<float>(cells_[id].second) + 0.5f);
+        return {{x - half_[id], y - half_[id]}, {x + half_[id], y + half_[id]}};
+    }
+    // Hops box `id` to a neighbouring cell, turning back at the world's edge.
+    void hop(std::uint32_t id, std::uint64_t round) {
+        static constexpr std::int32_t kDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+        static constexpr std::int32_t kDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+        const auto d = static_cast<std::size_t>(mix64((std::uint64_t{id} << 32) ^ round) & 7u);
+        auto& [x, y] = cells_[id];
+        x = (x + kDx[d] < 0 || x + kDx[d] >= side_) ? x - kDx[d] : x + kDx[d];
+        y = (y + kDy[d] < 0 || y + kDy[d] >= side_) ? y - kDy[d] : y + kDy[d];
+    }
+
+private:
+    std::int32_t side_;
+    std::vector<std::pair<std::int32_t, std::int32_t>> cells_;
+    std::vector<float> half_;
+    std::vector<Box> levels_;
+};
+
+void BM_NearbyNodeChangeCrowd(benchmark::State& state) {
+    const auto n = static_cast<std::uint32_t>(state.range(0));
+    HopCrowd crowd(n);
+    NearbyDetector detector(NearbyOptions{.enter_margin = kEnter, .leave_margin = kLeave, .min_cell = HopCrowd::kCell});
+    CountingSink sink;
+    for (std::uint32_t id = 0; id < n; ++id) detector.insert(id, crowd.box(id), sink);
+    for (std::uint32_t k = 0; k < crowd.level_boxes().size(); ++k) detector.insert(n + k, crowd.level_boxes()[k], sink);
+    sink.events = 0;
+    const std::uint64_t ops_before = detector.operations();
+    std::uint64_t moves = 0;
+    std::uint32_t next = 0;
+    for (auto _ : state) {
+        for (int i = 0; i < 1024; ++i) {
+            crowd.hop(next, moves / n);
+            detector.update(next, crowd.box(next), sink);
+            next = next + 1 == n ? 0 : next + 1;
+            ++moves;
+        }
+    }
+    state.counters["ops_per_move"] = static_cast<double>(detector.operations() - ops_before) /
+                                     static_cast<double>(std::max<std::uint64_t>(1, moves));
+    state.counters["levels"] = static_cast<double>(crowd.level_boxes().size() + 1);
+    state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);
+    state.SetItemsProcessed(static_cast<std::int64_t>(moves));
+}
+BENCHMARK(BM_NearbyNodeChangeCrowd)->ArgName("n")->Arg(1000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
 
 // Args: box count, percentage of boxes moving per tick. Brute force costs the same per move
 // whatever share moves, so it runs at 100% only.
