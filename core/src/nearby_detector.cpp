@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <array>
+<<<<<<< HEAD
+=======
+#include <bit>
+#include <cassert>
+>>>>>>> nearby
 #include <cmath>
 #include <vector>
 
@@ -24,19 +29,56 @@ struct Bounds {
     double hi_y = 0.0;
 };
 
-bool overlaps(const Bounds& a, const Bounds& b) {
-    return a.lo_x <= b.hi_x && b.lo_x <= a.hi_x && a.lo_y <= b.hi_y && b.lo_y <= a.hi_y;
+// floor(a / b) and ceil(a / b) for b > 0, exact for negative a too.
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+    return -floor_div(-a, b);
 }
 
-Bounds grown(const Bounds& b, double by) { return {b.lo_x - by, b.lo_y - by, b.hi_x + by, b.hi_y + by}; }
+// Number of trailing zero bits of v != 0 (kTickBits more than the level whose reach edges
+// include v, see Span); the same for v and -v.
+int trailing_zeros(std::int64_t v) {
+    return std::countr_zero(static_cast<std::uint64_t>(v));
+}
+
+// A node's reach in "ticks", exact integers: 2^-kTickBits of half a level-0 cell. Cell k of
+// level L spans [2^(L+b) (2k - 1), 2^(L+b) (2k + 3)] ticks on each axis (b = kTickBits): the
+// cell doubled around its centre. So the reach edges of level L are exactly the odd multiples
+// of 2^(L+b): every nonzero multiple of 2^(L+b) is an edge of at most one level at or above
+// L (the double tree spreads its boundaries evenly over the levels, as the seed says), which
+// is what makes a step to the next cell O(1). Ticks finer than half a cell keep the margin's
+// rounding up to whole ticks from linking nodes much further apart than enter_margin.
+constexpr int kTickBits = 8;
+
+struct Span {
+    std::int64_t lo_x = 0;
+    std::int64_t lo_y = 0;
+    std::int64_t hi_x = 0;
+    std::int64_t hi_y = 0;
+};
+
+// Cell indices of one level, inclusive on both ends, on both axes.
+struct CellRect {
+    std::int64_t x0 = 0;
+    std::int64_t y0 = 0;
+    std::int64_t x1 = -1;
+    std::int64_t y1 = -1;
+
+    bool contains(std::int64_t x, std::int64_t y) const { return x0 <= x && x <= x1 && y0 <= y && y <= y1; }
+    double cells() const {
+        return x1 < x0 || y1 < y0 ? 0.0 : static_cast<double>(x1 - x0 + 1) * static_cast<double>(y1 - y0 + 1);
+    }
+};
 
 // One key for (level, ix, iy): 5 bits of level and 29 bits per offset index. validate()
 // keeps |ix|, |iy| below 2^27 plus a few cells, so the offset indices stay in [0, 2^29).
-std::uint64_t cell_key(int level, std::int32_t ix, std::int32_t iy) {
+std::uint64_t cell_key(int level, std::int64_t ix, std::int64_t iy) {
     constexpr std::int64_t kOffset = std::int64_t{1} << 28;
     constexpr std::uint64_t kMask = (std::uint64_t{1} << 29) - 1;
-    const auto ux = static_cast<std::uint64_t>(std::int64_t{ix} + kOffset) & kMask;
-    const auto uy = static_cast<std::uint64_t>(std::int64_t{iy} + kOffset) & kMask;
+    const auto ux = static_cast<std::uint64_t>(ix + kOffset) & kMask;
+    const auto uy = static_cast<std::uint64_t>(iy + kOffset) & kMask;
     return (static_cast<std::uint64_t>(level) << 58) | (ux << 29) | uy;
 }
 
@@ -130,12 +172,13 @@ struct NearbyDetector::Impl {
 
     struct Node {
         Place place;
-        Bounds reach;                        // the cell grown by half a cell on every side
+        Bounds reach;  // the cell grown by half a cell on every side, world units
+        Span span;     // the same reach in ticks, exact (what linking decides on)
         // The boxes placed here, each with a copy of its box so that a scan reads one
         // contiguous array instead of chasing every member's Object.
         std::vector<Member> members;
-        std::vector<Link> links;             // live nodes whose reach is within enter_margin
-        std::uint32_t level_pos = 0;         // index in levels[place.level].live
+        std::vector<Link> links;      // every live node linkable() with this one
+        std::uint32_t level_pos = 0;  // index in levels[place.level].live
     };
 
     struct Object {
@@ -149,21 +192,24 @@ struct NearbyDetector::Impl {
     };
 
     struct Level {
-        double cell = 1.0;  // side, world units (min_cell * 2^level, exact in double)
+        double cell = 1.0;                // side, world units (min_cell * 2^level, exact in double)
         std::vector<std::uint32_t> live;  // live node indices
     };
 
     NearbyOptions options;
     double link_slop = 0.0;  // absorbs float rounding in gap() so links are never too few
+    std::int64_t grow = 0;   // enter_margin plus slop, rounded up to whole ticks
     std::vector<Object> objects;
     std::vector<Node> nodes;
     std::vector<std::uint32_t> free_nodes;
     std::array<Level, kLevels> levels{};
-    CellTable cells;  // (level, cell) -> live node
+    std::uint32_t occupied = 0;  // bit l: levels[l].live is not empty
+    CellTable cells;             // (level, cell) -> live node
     std::uint32_t count = 0;
     std::uint64_t pairs = 0;
     std::uint32_t epoch = 0;
     std::uint64_t ops = 0;
+    std::uint64_t node_changes = 0;
 
     explicit Impl(const NearbyOptions& o) : options(o) {
         for (int l = 0; l < kLevels; ++l) levels[l].cell = std::ldexp(static_cast<double>(o.min_cell), l);
@@ -171,6 +217,12 @@ struct NearbyDetector::Impl {
         // in double are within 2^-52 of the world's size.
         link_slop = 1e-5 * static_cast<double>(o.enter_margin) + 1e-9 * static_cast<double>(o.max_coordinate) +
                     1e-9 * static_cast<double>(o.min_cell);
+        // The world is at most 2^(29 + kTickBits) ticks wide (validate()), so any margin beyond
+        // 2^(31 + kTickBits) links everything anyway; the cap keeps the arithmetic below far
+        // from overflow.
+        const double ticks = std::ceil(std::ldexp(static_cast<double>(o.enter_margin) + link_slop, 1 + kTickBits) /
+                                       static_cast<double>(o.min_cell));
+        grow = static_cast<std::int64_t>(std::min(ticks, std::ldexp(1.0, 31 + kTickBits)));
     }
 
     NearbyStatus check_box(const Box& b) const {
@@ -228,7 +280,37 @@ struct NearbyDetector::Impl {
         return {p.ix * c - 0.5 * c, p.iy * c - 0.5 * c, (p.ix + 1) * c + 0.5 * c, (p.iy + 1) * c + 0.5 * c};
     }
 
+    static Span span_of(const Place& p) {
+        const std::int64_t u = std::int64_t{1} << (p.level + kTickBits);
+        return {u * (2 * std::int64_t{p.ix} - 1), u * (2 * std::int64_t{p.iy} - 1), u * (2 * std::int64_t{p.ix} + 3),
+                u * (2 * std::int64_t{p.iy} + 3)};
+    }
+
     // ---- nodes and links ---------------------------------------------------------------
+    //
+    // Two live nodes are linked when linkable(): their reaches, one grown by `grow` ticks,
+    // overlap. Since grow ticks >= enter_margin + slop, two boxes within
+    // enter_margin always sit in the same node or in linked nodes. The rule is exact integer
+    // arithmetic, so the O(1) step below and the full search agree on every link.
+
+    bool linkable(const Span& a, const Span& b) const {
+        return a.lo_x - grow <= b.hi_x && b.lo_x <= a.hi_x + grow && a.lo_y - grow <= b.hi_y && b.lo_y <= a.hi_y + grow;
+    }
+
+    // The cells of `level` whose nodes would be linkable() with a node of span s.
+    CellRect rect_near(const Span& s, int level) const {
+        // Live nodes hold box centres within max_coordinate: indices beyond this hold nothing,
+        // and clamping keeps cell_key's 29-bit offsets from wrapping.
+        constexpr std::int64_t kLimit = (std::int64_t{1} << 27) + 4;
+        const std::int64_t u = std::int64_t{1} << (level + kTickBits);
+        CellRect r{ceil_div(s.lo_x - grow - 3 * u, 2 * u), ceil_div(s.lo_y - grow - 3 * u, 2 * u),
+                   floor_div(s.hi_x + grow + u, 2 * u), floor_div(s.hi_y + grow + u, 2 * u)};
+        r.x0 = std::max(r.x0, -kLimit);
+        r.y0 = std::max(r.y0, -kLimit);
+        r.x1 = std::min(r.x1, kLimit);
+        r.y1 = std::min(r.y1, kLimit);
+        return r;
+    }
 
     void add_link(std::uint32_t a, std::uint32_t b) {
         ++ops;
@@ -249,43 +331,114 @@ struct NearbyDetector::Impl {
         links.pop_back();
     }
 
-    // Finds every live node whose reach comes within enter_margin of node n's and links it.
-    void link_new_node(std::uint32_t n) {
-        const Bounds query = grown(nodes[n].reach, static_cast<double>(options.enter_margin) + link_slop);
-        for (int l = 0; l < kLevels; ++l) {
-            Level& level = levels[l];
-            if (level.live.empty()) continue;
-            ++ops;
-            const double c = level.cell;
-            // Cells k whose reach [k c - c/2, (k + 1) c + c/2] can meet the query; one spare
-            // cell each way, the exact test below decides.
-            const double kx0 = std::floor((query.lo_x - 1.5 * c) / c);
-            const double kx1 = std::floor((query.hi_x + 0.5 * c) / c);
-            const double ky0 = std::floor((query.lo_y - 1.5 * c) / c);
-            const double ky1 = std::floor((query.hi_y + 0.5 * c) / c);
-            const double range = (kx1 - kx0 + 1.0) * (ky1 - ky0 + 1.0);
-            if (range <= static_cast<double>(level.live.size())) {
-                for (auto kx = static_cast<std::int32_t>(kx0); kx <= static_cast<std::int32_t>(kx1); ++kx) {
-                    for (auto ky = static_cast<std::int32_t>(ky0); ky <= static_cast<std::int32_t>(ky1); ++ky) {
-                        ++ops;
-                        const std::uint32_t m = cells.find(cell_key(l, kx, ky));
-                        if (m == CellTable::kNoValue || m == n) continue;
-                        if (overlaps(query, nodes[m].reach)) add_link(n, m);
+    // Links node n with every live node of `level` that is linkable() with n and lies in
+    // rect_near(n) but outside `skip` (cells the caller has covered already), by looking the
+    // cells up or by testing the level's live nodes, whichever is fewer.
+    void link_level(std::uint32_t n, int level, const CellRect& skip) {
+        ++ops;
+        Level& lv = levels[level];
+        const Span span = nodes[n].span;
+        const CellRect near = rect_near(span, level);
+        // The cells of `near` outside `skip`: all of near less their overlap.
+        const CellRect both{std::max(near.x0, skip.x0), std::max(near.y0, skip.y0), std::min(near.x1, skip.x1),
+                            std::min(near.y1, skip.y1)};
+        const double fresh = near.cells() - both.cells();
+        if (fresh <= 0.0) return;
+        if (fresh <= static_cast<double>(lv.live.size())) {
+            for (std::int64_t kx = near.x0; kx <= near.x1; ++kx) {
+                const bool column_skipped = skip.x0 <= kx && kx <= skip.x1;
+                for (std::int64_t ky = near.y0; ky <= near.y1; ++ky) {
+                    if (column_skipped && skip.y0 <= ky && ky <= skip.y1) {
+                        ky = skip.y1;  // jump over the skipped run of this column
+                        continue;
                     }
-                }
-            } else {
-                for (const std::uint32_t m : level.live) {
                     ++ops;
-                    if (m != n && overlaps(query, nodes[m].reach)) add_link(n, m);
+                    const std::uint32_t m = cells.find(cell_key(level, kx, ky));
+                    if (m != CellTable::kNoValue && m != n && linkable(span, nodes[m].span)) add_link(n, m);
                 }
+            }
+        } else {
+            for (const std::uint32_t m : lv.live) {
+                ++ops;
+                const Place& p = nodes[m].place;
+                if (m != n && !skip.contains(p.ix, p.iy) && linkable(span, nodes[m].span)) add_link(n, m);
             }
         }
     }
 
-    std::uint32_t node_at(const Place& p) {
-        Level& level = levels[p.level];
+    // Full search for a node that just became live: every occupied level.
+    void link_everywhere(std::uint32_t n) {
+        for (std::uint32_t bits = occupied; bits != 0; bits &= bits - 1) {
+            link_level(n, std::countr_zero(bits), CellRect{});
+        }
+    }
+
+    // The values v in (from, from + 2u] when up, else in [from - 2u, from), that are multiples
+    // of u = 2^(level + kTickBits): exactly two. Each nonzero one is a reach edge of one level
+    // (its trailing zeros less kTickBits, if below kLevels), so at most two levels at or above
+    // `level` gain cells when a node's grown reach edge sweeps over that interval, as it does
+    // in a step of one cell.
+    static std::array<std::int64_t, 2> swept_multiples(std::int64_t from, int level, bool up) {
+        const std::int64_t u = std::int64_t{1} << (level + kTickBits);
+        const std::int64_t first = up ? floor_div(from, u) * u + u : ceil_div(from, u) * u - u;
+        return {first, up ? first + u : first - u};
+    }
+
+    // Links node n, just made live, when it is the same-level neighbour (one step along x, y
+    // or both) of the live node `from`: n's links are from's links that stay linkable, from
+    // itself, and the cells n's reach newly comes near. At or above their level those lie at
+    // no more than two levels per axis moved (swept_multiples); below, in the strip between
+    // the two near-rectangles of each occupied level. So the work is O(from's links + the
+    // new cells' lookups), whatever the number of boxes and of occupied levels at or above
+    // the node's own: the seed's split levels, computed from the cell index instead of kept
+    // as pointers.
+    void link_from_neighbour(std::uint32_t n, std::uint32_t from) {
+        const Span span = nodes[n].span;
+        const Span old = nodes[from].span;
+        const std::size_t inherited = nodes[from].links.size();
+        for (std::size_t i = 0; i < inherited; ++i) {
+            ++ops;
+            const std::uint32_t m = nodes[from].links[i].node;
+            if (linkable(span, nodes[m].span)) add_link(n, m);
+        }
+        add_link(n, from);  // neighbours' reaches overlap
+        const int level = nodes[n].place.level;
+        // Levels at or above n's that gain cells: the values the edge of n's grown reach on the
+        // side it moved towards sweeps over, where other levels' opposite edges lie.
+        std::array<int, 4> gained{};
+        int gained_count = 0;
+        auto sweep = [&](std::int64_t old_edge, bool up) {
+            for (const std::int64_t v : swept_multiples(old_edge, level, up)) {
+                if (v == 0) continue;  // zero is no level's edge
+                const int l = trailing_zeros(v) - kTickBits;
+                if (l >= kLevels || (occupied & (1u << l)) == 0) continue;
+                if (std::find(gained.begin(), gained.begin() + gained_count, l) == gained.begin() + gained_count) {
+                    gained[static_cast<std::size_t>(gained_count++)] = l;
+                }
+            }
+        };
+        if (span.hi_x > old.hi_x) sweep(old.hi_x + grow, true);
+        if (span.lo_x < old.lo_x) sweep(old.lo_x - grow, false);
+        if (span.hi_y > old.hi_y) sweep(old.hi_y + grow, true);
+        if (span.lo_y < old.lo_y) sweep(old.lo_y - grow, false);
+        // One search per gained level, and per occupied level below n's, skipping the cells
+        // `from` was already linked over.
+        for (int k = 0; k < gained_count; ++k) {
+            const int l = gained[static_cast<std::size_t>(k)];
+            link_level(n, l, rect_near(old, l));
+        }
+        for (std::uint32_t bits = occupied & ((1u << level) - 1u); bits != 0; bits &= bits - 1) {
+            const int l = std::countr_zero(bits);
+            link_level(n, l, rect_near(old, l));
+        }
+    }
+
+    // The live node at p, or a new one (not yet linked).
+    std::uint32_t find_or_make(const Place& p, bool& made) {
         const std::uint64_t key = cell_key(p.level, p.ix, p.iy);
+        made = false;
         if (const std::uint32_t found = cells.find(key); found != CellTable::kNoValue) return found;
+        made = true;
         std::uint32_t n = 0;
         if (!free_nodes.empty()) {
             n = free_nodes.back();
@@ -301,12 +454,17 @@ struct NearbyDetector::Impl {
         Node& node = nodes[n];
         node.place = p;
         node.reach = reach_of(p);
+        node.span = span_of(p);
+        Level& level = levels[p.level];
         node.level_pos = static_cast<std::uint32_t>(level.live.size());
         level.live.push_back(n);
         cells.insert(key, n);
-        link_new_node(n);
         return n;
     }
+
+    // Marks n's level occupied; after its links are made, so searches skip n's own level
+    // when n is its only node.
+    void mark_occupied(std::uint32_t n) { occupied |= 1u << nodes[n].place.level; }
 
     void drop_node(std::uint32_t n) {
         Node& node = nodes[n];
@@ -321,26 +479,66 @@ struct NearbyDetector::Impl {
         level.live[node.level_pos] = last;
         nodes[last].level_pos = node.level_pos;
         level.live.pop_back();
+        if (level.live.empty()) occupied &= ~(1u << node.place.level);
         cells.erase(cell_key(node.place.level, node.place.ix, node.place.iy));
         free_nodes.push_back(n);  // keeps its vectors' capacity for the next node
     }
 
-    void place_object(std::uint32_t id, const Place& p) {
-        const std::uint32_t n = node_at(p);
+    void join_node(std::uint32_t id, std::uint32_t n) {
         Object& o = objects[id];
         o.node = n;
         o.node_pos = static_cast<std::uint32_t>(nodes[n].members.size());
         nodes[n].members.push_back({o.box, id});
     }
 
-    void unplace_object(std::uint32_t id) {
+    void leave_node(std::uint32_t id) {
         Object& o = objects[id];
-        std::vector<Member>& members = nodes[o.node].members;
+        const std::uint32_t n = o.node;
+        std::vector<Member>& members = nodes[n].members;
         members[o.node_pos] = members.back();
         objects[members[o.node_pos].id].node_pos = o.node_pos;
         members.pop_back();
-        if (members.empty()) drop_node(o.node);
+        if (members.empty()) drop_node(n);
         o.node = kNone;
+    }
+
+    // Puts a new box in its node, linking the node by full search if it was not live.
+    void place_new(std::uint32_t id) {
+        bool made = false;
+        const std::uint32_t n = find_or_make(place_of(objects[id].box), made);
+        if (made) {
+            link_everywhere(n);
+            mark_occupied(n);
+        }
+        join_node(id, n);
+    }
+
+    // Moves a box that no longer fits its node to its own node. A new node next to the old
+    // one is linked from it (O(1)); any other new node by full search.
+    void replace(std::uint32_t id) {
+        Object& o = objects[id];
+        const std::uint32_t from = o.node;
+        const Place p = place_of(o.box);
+        if (p == nodes[from].place) {  // place_of never picks a node the box does not fit; kept safe
+            nodes[from].members[o.node_pos].box = o.box;
+            return;
+        }
+        ++node_changes;
+        bool made = false;
+        const std::uint32_t n = find_or_make(p, made);
+        if (made) {
+            const Place& q = nodes[from].place;
+            const bool neighbour = p.level == q.level && std::abs(std::int64_t{p.ix} - q.ix) <= 1 &&
+                                   std::abs(std::int64_t{p.iy} - q.iy) <= 1;
+            if (neighbour) {
+                link_from_neighbour(n, from);
+            } else {
+                link_everywhere(n);
+            }
+            mark_occupied(n);
+        }
+        leave_node(id);
+        join_node(id, n);
     }
 
     // ---- pairs -------------------------------------------------------------------------
@@ -432,13 +630,20 @@ bool NearbyOptions::validate() const {
 
 const char* to_string(NearbyStatus status) {
     switch (status) {
-        case NearbyStatus::Ok: return "ok";
-        case NearbyStatus::NonFiniteBox: return "box has a non-finite coordinate";
-        case NearbyStatus::InvertedBox: return "box has min > max";
-        case NearbyStatus::OutOfRange: return "box lies beyond max_coordinate";
-        case NearbyStatus::IdOutOfRange: return "id is at or above max_ids";
-        case NearbyStatus::UnknownId: return "id is not inserted";
-        case NearbyStatus::AlreadyPresent: return "id is already inserted";
+        case NearbyStatus::Ok:
+            return "ok";
+        case NearbyStatus::NonFiniteBox:
+            return "box has a non-finite coordinate";
+        case NearbyStatus::InvertedBox:
+            return "box has min > max";
+        case NearbyStatus::OutOfRange:
+            return "box lies beyond max_coordinate";
+        case NearbyStatus::IdOutOfRange:
+            return "id is at or above max_ids";
+        case NearbyStatus::UnknownId:
+            return "id is not inserted";
+        case NearbyStatus::AlreadyPresent:
+            return "id is already inserted";
     }
     return "unknown status";
 }
@@ -469,7 +674,7 @@ NearbyStatus NearbyDetector::insert(std::uint32_t id, const Box& box, NearbySink
     s.objects[id].partners.reserve(8);
     s.objects[id].partner_back.reserve(8);
     s.objects[id].box = box;
-    s.place_object(id, s.place_of(box));
+    s.place_new(id);
     ++s.count;
     s.settle(id, sink);
     return NearbyStatus::Ok;
@@ -484,8 +689,7 @@ NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box, NearbySink
     if (s.still_fits(s.objects[id].node, box)) {
         s.nodes[s.objects[id].node].members[s.objects[id].node_pos].box = box;
     } else {
-        s.unplace_object(id);
-        s.place_object(id, s.place_of(box));
+        s.replace(id);
     }
     s.settle(id, sink);
     return NearbyStatus::Ok;
@@ -499,7 +703,7 @@ NearbyStatus NearbyDetector::remove(std::uint32_t id, NearbySink& sink) {
         ++s.ops;
         s.end_pair(id, static_cast<std::uint32_t>(s.objects[id].partners.size() - 1), sink);
     }
-    s.unplace_object(id);
+    s.leave_node(id);
     --s.count;
     return NearbyStatus::Ok;
 }
@@ -518,12 +722,23 @@ const NearbyDetector::Box& NearbyDetector::box(std::uint32_t id) const {
     return impl_->objects[id].box;
 }
 
-std::uint32_t NearbyDetector::size() const { return impl_->count; }
-std::uint64_t NearbyDetector::pair_count() const { return impl_->pairs; }
+std::uint32_t NearbyDetector::size() const {
+    return impl_->count;
+}
+std::uint64_t NearbyDetector::pair_count() const {
+    return impl_->pairs;
+}
 std::uint32_t NearbyDetector::live_node_count() const {
     return static_cast<std::uint32_t>(impl_->nodes.size() - impl_->free_nodes.size());
 }
-std::uint64_t NearbyDetector::operations() const { return impl_->ops; }
-const NearbyOptions& NearbyDetector::options() const { return impl_->options; }
+std::uint64_t NearbyDetector::operations() const {
+    return impl_->ops;
+}
+std::uint64_t NearbyDetector::node_changes() const {
+    return impl_->node_changes;
+}
+const NearbyOptions& NearbyDetector::options() const {
+    return impl_->options;
+}
 
 }  // namespace vantage

@@ -5,8 +5,9 @@
 // counts); wall-clock timings live in the benchmarks (tests/bench/relevance_bench.cpp,
 // nearby_bench.cpp) and in the page.
 //
-// Each row is one world: reset, one warm-up tick, then two measured ticks (their mean). Table
-// sizes are the chapter's; a given `creatures` caps them (so a quick run stays quick).
+// Each row is one world: reset, one warm-up tick (more where a section says), then two
+// measured ticks (their mean). Table sizes are the chapter's; a given `creatures` caps them
+// (so a quick run stays quick).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -35,6 +36,8 @@ struct World {
     bool representative = false;
     bool cohesion = false;
     bool pack_leader = true;
+    double speed = 0.0;  // units/s; 0 keeps the settings' speed
+    int warmup = 1;      // ticks run before measuring
 };
 
 // Builds and runs one world from the given settings with `w` on top.
@@ -57,9 +60,10 @@ std::unique_ptr<ProximitySim> run(const ReportOptions& options, const World& w) 
     s.representative = w.representative;
     s.cohesion = w.cohesion;
     s.pack_leader = w.pack_leader;
+    if (w.speed > 0.0) s.speed = w.speed;
     sim->reset(options.seed);
     const double dt = 1.0 / options.tick_hz;
-    sim->step(dt);
+    for (int i = 0; i < w.warmup; ++i) sim->step(dt);
     sim->begin_measurement();
     for (int i = 0; i < kMeasuredTicks; ++i) sim->step(dt);
     return sim;
@@ -227,6 +231,41 @@ void maintain_section(const ReportOptions& o, std::FILE* out) {
     }
 }
 
+// Seed 002's cost claim, the part issue 22 finished: an update that moves a creature to
+// another detector node (almost always the next cell) costs the same whatever the population.
+// Creatures start in their own nodes and only change node once they are half a cell past
+// their cell, so this section runs them at the top speed (400 units/s, a cell in 3.6 ticks at
+// 60 Hz) after eight warm-up ticks, long enough for a steady stream of node changes. Only the
+// dense bin (always on) and the detector run, so 1M stays quick.
+void node_change_section(const ReportOptions& o, std::FILE* out) {
+    std::fprintf(out, "\n## 6. The detector's node changes (seed 002's O(1) per move)%s\n",
+                 o.sweep_note({"creatures", "speed"}).c_str());
+    std::fprintf(out,
+                 "(same density as section 5, everything moving at 400 units/s; per tick, then ops per update that "
+                 "changed node and per update that did not)\n\n");
+    ReportTable t(out, o.csv, {"creatures:9", "moves", "node changes", "ops/change", "ops/other move", "upkeep/move"});
+    for (const int n : {1000, 10000, 100000, 1000000}) {
+        World w{.creatures = cap(o, n),
+                .world = 2100.0 / std::sqrt(1.5),
+                .grow = true,
+                .nearby = true,
+                .speed = 400.0,
+                .warmup = 8};
+        auto sim = run(o, w);
+        const auto& nb = sim->lane(ProximityLaneKind::Nearby);
+        const double moves = static_cast<double>(w.creatures);
+        const double changes = nb.node_changes.run_mean();
+        const double change_ops = nb.node_change_ops.run_mean();
+        t.cell("%d", w.creatures);
+        t.cell("%.3g", moves);
+        t.cell("%.3g", changes);
+        t.cell("%.1f", ratio(change_ops, changes));
+        t.cell("%.1f", ratio(nb.build_ops.run_mean() - change_ops, moves - changes));
+        t.cell("%.1f", ratio(nb.build_ops.run_mean(), moves));
+        t.end_row();
+    }
+}
+
 }  // namespace
 
 void proximity_report(const ReportOptions& options, std::FILE* out) {
@@ -239,6 +278,7 @@ void proximity_report(const ReportOptions& options, std::FILE* out) {
     density_wall_section(options, out);
     pack_section(options, out);
     maintain_section(options, out);
+    node_change_section(options, out);
 }
 
 }  // namespace vantage::play

@@ -81,8 +81,14 @@ public:
         Reading disagree;              // creatures + watcher views that differ from the dense bin
         Reading pairs;                 // ordered pairs within r
         std::uint64_t raw_events = 0;  // the detector's own (square, whole world) transitions, this tick
+        // Nearby lane only: updates this tick that moved a creature to another detector node,
+        // and the operations those updates cost (part of build_ops).
+        Reading node_changes;
+        Reading node_change_ops;
 
-        std::array<Reading*, 5> readings() { return {&ops, &build_ops, &events, &disagree, &pairs}; }
+        std::array<Reading*, 7> readings() {
+            return {&ops, &build_ops, &events, &disagree, &pairs, &node_changes, &node_change_ops};
+        }
     };
 
     // The nearest-creature question, answered exactly and by one representative per cell.

@@ -18,6 +18,7 @@
 
 #include "../core/nearby_scenario.hpp"
 #include "vantage/nearby_detector.hpp"
+#include "vantage/random.hpp"
 
 namespace vantage {
 namespace {
@@ -31,15 +32,15 @@ using Box = NearbyDetector::Box;
 
 constexpr float kEnter = 1.0f;
 constexpr float kLeave = 2.0f;
-constexpr int kTicks = 16;         // ticks generated up front, then played forwards and backwards
-constexpr float kMinCell = 2.0f;   // NearbyDetector level-0 cell: about the largest small box
+constexpr int kTicks = 16;        // ticks generated up front, then played forwards and backwards
+constexpr float kMinCell = 2.0f;  // NearbyDetector level-0 cell: about the largest small box
 
 enum class Density { Sparse, Crowded, Huge };
 
 // Snapshots of every box at ticks 0..kTicks and which ids moved into each tick. Benchmarks
 // walk the ticks forwards and backwards so motion stays small for as long as they run.
 struct Workload {
-    std::vector<std::vector<Box>> snapshots;      // tick -> id -> box
+    std::vector<std::vector<Box>> snapshots;        // tick -> id -> box
     std::vector<std::vector<std::uint32_t>> moved;  // tick -> ids whose box changed from tick - 1
     float world = 0.0f;
 };
@@ -47,8 +48,8 @@ struct Workload {
 // `moving_pct`: percentage of boxes that move each tick.
 const Workload& workload(std::uint32_t n, Density density, int moving_pct) {
     static std::vector<std::pair<std::uint64_t, Workload>> cache;
-    const std::uint64_t key = (std::uint64_t{n} << 16) | (static_cast<std::uint64_t>(density) << 8) |
-                              static_cast<std::uint64_t>(moving_pct);
+    const std::uint64_t key =
+        (std::uint64_t{n} << 16) | (static_cast<std::uint64_t>(density) << 8) | static_cast<std::uint64_t>(moving_pct);
     for (const auto& [k, w] : cache) {
         if (k == key) return w;
     }
@@ -126,8 +127,8 @@ void BM_NearbyDetector(benchmark::State& state, Density density) {
         for (const std::uint32_t id : *tr.ids) detector.update(id, (*tr.boxes)[id], sink);
         moves += tr.ids->size();
     }
-    state.counters["ops_per_move"] =
-        static_cast<double>(detector.operations() - ops_before) / static_cast<double>(std::max<std::uint64_t>(1, moves));
+    state.counters["ops_per_move"] = static_cast<double>(detector.operations() - ops_before) /
+                                     static_cast<double>(std::max<std::uint64_t>(1, moves));
     state.SetItemsProcessed(static_cast<std::int64_t>(moves));
     state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);
     state.counters["pairs"] = static_cast<double>(detector.pair_count());
@@ -141,10 +142,12 @@ class BruteForceNearby {
 public:
     // The starting pairs come from a sort on min.x and a sweep, so that set-up at 100k boxes
     // is not itself O(n^2).
-    explicit BruteForceNearby(const std::vector<Box>& boxes) : boxes_(boxes), partners_(boxes.size()), mark_(boxes.size(), 0) {
+    explicit BruteForceNearby(const std::vector<Box>& boxes)
+        : boxes_(boxes), partners_(boxes.size()), mark_(boxes.size(), 0) {
         std::vector<std::uint32_t> order(boxes_.size());
         for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return boxes_[a].min.x < boxes_[b].min.x; });
+        std::sort(order.begin(), order.end(),
+                  [&](std::uint32_t a, std::uint32_t b) { return boxes_[a].min.x < boxes_[b].min.x; });
         for (std::size_t i = 0; i < order.size(); ++i) {
             const std::uint32_t a = order[i];
             for (std::size_t j = i + 1; j < order.size() && boxes_[order[j]].min.x - boxes_[a].max.x <= kEnter; ++j) {
@@ -239,7 +242,8 @@ public:
         const float half = 0.5f * kLeave;
         for (std::int32_t cy = 0; cy < side_; ++cy) {
             for (std::int32_t cx = 0; cx < side_; ++cx) {
-                const std::size_t c = static_cast<std::size_t>(cy) * static_cast<std::size_t>(side_) + static_cast<std::size_t>(cx);
+                const std::size_t c =
+                    static_cast<std::size_t>(cy) * static_cast<std::size_t>(side_) + static_cast<std::size_t>(cx);
                 for (std::uint32_t i = start_[c]; i < start_[c + 1]; ++i) {
                     const std::uint32_t a = items_[i];
                     for (std::uint32_t j = i + 1; j < start_[c + 1]; ++j) {
@@ -264,10 +268,12 @@ public:
         std::size_t q = 0;
         while (p < previous_.size() || q < current_.size()) {
             if (q == current_.size() || (p < previous_.size() && previous_[p] < current_[q])) {
-                sink.stopped_being_nearby(static_cast<std::uint32_t>(previous_[p] >> 32), static_cast<std::uint32_t>(previous_[p]));
+                sink.stopped_being_nearby(static_cast<std::uint32_t>(previous_[p] >> 32),
+                                          static_cast<std::uint32_t>(previous_[p]));
                 ++p;
             } else if (p == previous_.size() || current_[q] < previous_[p]) {
-                sink.became_nearby(static_cast<std::uint32_t>(current_[q] >> 32), static_cast<std::uint32_t>(current_[q]));
+                sink.became_nearby(static_cast<std::uint32_t>(current_[q] >> 32),
+                                   static_cast<std::uint32_t>(current_[q]));
                 ++q;
             } else {
                 ++p;
@@ -295,14 +301,16 @@ private:
             const std::int32_t x0 = cell_x(b.min.x - half), x1 = cell_x(b.max.x + half);
             const std::int32_t y0 = cell_x(b.min.y - half), y1 = cell_x(b.max.y + half);
             for (std::int32_t y = y0; y <= y1; ++y) {
-                for (std::int32_t x = x0; x <= x1; ++x) visit(static_cast<std::size_t>(y) * static_cast<std::size_t>(side_) + static_cast<std::size_t>(x));
+                for (std::int32_t x = x0; x <= x1; ++x)
+                    visit(static_cast<std::size_t>(y) * static_cast<std::size_t>(side_) + static_cast<std::size_t>(x));
             }
         };
         for (const Box& b : boxes) cover(b, [&](std::size_t c) { ++start_[c + 1]; });
         for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
         items_.resize(start_.back());
         fill_ = start_;
-        for (std::uint32_t id = 0; id < boxes.size(); ++id) cover(boxes[id], [&](std::size_t c) { items_[fill_[c]++] = id; });
+        for (std::uint32_t id = 0; id < boxes.size(); ++id)
+            cover(boxes[id], [&](std::size_t c) { items_[fill_[c]++] = id; });
     }
 
     float origin_;
@@ -335,12 +343,111 @@ void BM_GridRebuild(benchmark::State& state, Density density) {
     state.counters["pairs"] = static_cast<double>(grid.pair_count());
 }
 
+// ---- moves to the neighbouring node -----------------------------------------------------
+
+// The unit test's world (NodeChangeWorld): one probe walks one cell per move past a row of
+// clusters, every move a node change, with one box per level up to the world's size far
+// away. Times one move; ops_per_move is the detector's operations() per move.
+void BM_NearbyNodeChangeProbe(benchmark::State& state) {
+    const auto n = static_cast<std::uint32_t>(state.range(0));
+    const nearby_test::NodeChangeWorld world(n);
+    NearbyDetector detector(nearby_test::NodeChangeWorld::options());
+    NullNearbySink sink;
+    for (std::uint32_t id = 0; id < world.boxes().size(); ++id) detector.insert(id, world.boxes()[id], sink);
+    const std::uint32_t probe = world.probe_id();
+    detector.insert(probe, nearby_test::NodeChangeWorld::probe_at(0), sink);
+    const std::uint64_t ops_before = detector.operations();
+    std::int64_t step = 0;
+    for (auto _ : state) detector.update(probe, nearby_test::NodeChangeWorld::probe_at(++step), sink);
+    state.counters["ops_per_move"] =
+        static_cast<double>(detector.operations() - ops_before) / static_cast<double>(std::max<std::int64_t>(1, step));
+    state.counters["levels"] = world.levels() + 1;
+    state.SetItemsProcessed(step);
+}
+BENCHMARK(BM_NearbyNodeChangeProbe)->ArgName("n")->Arg(1000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kNanosecond);
+
+// A sparse crowd (one box per 64 square units, 0.4-1 units wide, detector min_cell 2) where
+// every move is a hop of one level-0 cell to one of the eight neighbouring cells, so every
+// move changes node; plus one box per level up to the world's size in the negative quadrant,
+// away from the crowd. Each iteration moves the next 1024 boxes (round robin). Directions
+// come from a hash of (id, round), so no move list is stored even at 1M boxes.
+class HopCrowd {
+public:
+    static constexpr float kCell = 2.0f;
+
+    explicit HopCrowd(std::uint32_t n) : side_(static_cast<std::int32_t>(4.0 * std::sqrt(static_cast<double>(n)))) {
+        XorShift rng(mix64(n));
+        cells_.resize(n);
+        half_.resize(n);
+        for (std::uint32_t id = 0; id < n; ++id) {
+            cells_[id] = {static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(side_))),
+                          static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(side_)))};
+            half_[id] = rng.range(0.2f, 0.5f);
+        }
+        const float span = kCell * static_cast<float>(side_);
+        for (int level = 1; kCell * std::ldexp(1.0f, level - 1) < span; ++level) {
+            const float c = kCell * std::ldexp(1.0f, level);
+            levels_.push_back({{-2.875f * c, -2.875f * c}, {-2.125f * c, -2.125f * c}});
+        }
+    }
+
+    std::uint32_t size() const { return static_cast<std::uint32_t>(cells_.size()); }
+    const std::vector<Box>& level_boxes() const { return levels_; }
+    Box box(std::uint32_t id) const {
+        const float x = kCell * (static_cast<float>(cells_[id].first) + 0.5f);
+        const float y = kCell * (static_cast<float>(cells_[id].second) + 0.5f);
+        return {{x - half_[id], y - half_[id]}, {x + half_[id], y + half_[id]}};
+    }
+    // Hops box `id` to a neighbouring cell, turning back at the world's edge.
+    void hop(std::uint32_t id, std::uint64_t round) {
+        static constexpr std::int32_t kDx[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+        static constexpr std::int32_t kDy[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+        const auto d = static_cast<std::size_t>(mix64((std::uint64_t{id} << 32) ^ round) & 7u);
+        auto& [x, y] = cells_[id];
+        x = (x + kDx[d] < 0 || x + kDx[d] >= side_) ? x - kDx[d] : x + kDx[d];
+        y = (y + kDy[d] < 0 || y + kDy[d] >= side_) ? y - kDy[d] : y + kDy[d];
+    }
+
+private:
+    std::int32_t side_;
+    std::vector<std::pair<std::int32_t, std::int32_t>> cells_;
+    std::vector<float> half_;
+    std::vector<Box> levels_;
+};
+
+void BM_NearbyNodeChangeCrowd(benchmark::State& state) {
+    const auto n = static_cast<std::uint32_t>(state.range(0));
+    HopCrowd crowd(n);
+    NearbyDetector detector(NearbyOptions{.enter_margin = kEnter, .leave_margin = kLeave, .min_cell = HopCrowd::kCell});
+    CountingSink sink;
+    for (std::uint32_t id = 0; id < n; ++id) detector.insert(id, crowd.box(id), sink);
+    for (std::uint32_t k = 0; k < crowd.level_boxes().size(); ++k) detector.insert(n + k, crowd.level_boxes()[k], sink);
+    sink.events = 0;
+    const std::uint64_t ops_before = detector.operations();
+    std::uint64_t moves = 0;
+    std::uint32_t next = 0;
+    for (auto _ : state) {
+        for (int i = 0; i < 1024; ++i) {
+            crowd.hop(next, moves / n);
+            detector.update(next, crowd.box(next), sink);
+            next = next + 1 == n ? 0 : next + 1;
+            ++moves;
+        }
+    }
+    state.counters["ops_per_move"] = static_cast<double>(detector.operations() - ops_before) /
+                                     static_cast<double>(std::max<std::uint64_t>(1, moves));
+    state.counters["levels"] = static_cast<double>(crowd.level_boxes().size() + 1);
+    state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);
+    state.SetItemsProcessed(static_cast<std::int64_t>(moves));
+}
+BENCHMARK(BM_NearbyNodeChangeCrowd)->ArgName("n")->Arg(1000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMicrosecond);
+
 // Args: box count, percentage of boxes moving per tick. Brute force costs the same per move
 // whatever share moves, so it runs at 100% only.
-#define VANTAGE_NEARBY_BENCH(fn, density, name, ...)                                             \
-    BENCHMARK_CAPTURE(fn, name, Density::density)                                                \
-        ->ArgNames({"n", "moving_pct"})                                                          \
-        ->ArgsProduct({{1000, 10000, 100000}, {__VA_ARGS__}})                                    \
+#define VANTAGE_NEARBY_BENCH(fn, density, name, ...)          \
+    BENCHMARK_CAPTURE(fn, name, Density::density)             \
+        ->ArgNames({"n", "moving_pct"})                       \
+        ->ArgsProduct({{1000, 10000, 100000}, {__VA_ARGS__}}) \
         ->Unit(benchmark::kMicrosecond)
 
 VANTAGE_NEARBY_BENCH(BM_NearbyDetector, Sparse, sparse, 100, 5);

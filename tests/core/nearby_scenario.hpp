@@ -28,16 +28,25 @@ enum class ScenarioKind {
     HugeBoxes,   // small boxes plus a few moving boxes up to a quarter of the world wide
     Teleports,   // uniform, and a share of boxes jump anywhere each tick
     Churn,       // uniform, and a share of boxes are removed and fresh ones inserted each tick
+    CellHops,    // uniform sizes, and each move is a jump of exactly `hop` along x, y or both
 };
 
 inline const char* to_string(ScenarioKind kind) {
     switch (kind) {
-        case ScenarioKind::Uniform: return "uniform";
-        case ScenarioKind::Clustered: return "clustered";
-        case ScenarioKind::MixedSizes: return "mixed";
-        case ScenarioKind::HugeBoxes: return "huge";
-        case ScenarioKind::Teleports: return "teleports";
-        case ScenarioKind::Churn: return "churn";
+        case ScenarioKind::Uniform:
+            return "uniform";
+        case ScenarioKind::Clustered:
+            return "clustered";
+        case ScenarioKind::MixedSizes:
+            return "mixed";
+        case ScenarioKind::HugeBoxes:
+            return "huge";
+        case ScenarioKind::Teleports:
+            return "teleports";
+        case ScenarioKind::Churn:
+            return "churn";
+        case ScenarioKind::CellHops:
+            return "hops";
     }
     return "?";
 }
@@ -52,11 +61,12 @@ struct Op {
 
 struct ScenarioConfig {
     ScenarioKind kind = ScenarioKind::Uniform;
-    std::uint32_t count = 100;  // boxes alive at any time
-    float world = 100.0f;       // world side, world units; the world is [-world/2, world/2]^2
-    float step = 0.3f;          // largest per-tick speed change, world units per tick
-    float moving = 1.0f;        // share of live boxes that move each tick, 0..1
+    std::uint32_t count = 100;      // boxes alive at any time
+    float world = 100.0f;           // world side, world units; the world is [-world/2, world/2]^2
+    float step = 0.3f;              // largest per-tick speed change, world units per tick
+    float moving = 1.0f;            // share of live boxes that move each tick, 0..1
     std::uint32_t huge_every = 50;  // HugeBoxes: every this many slots is huge, >= 1
+    float hop = 0.5f;               // CellHops: world units per axis per move (a detector's min_cell)
     std::uint64_t seed = 1;
 };
 
@@ -64,7 +74,8 @@ class Scenario {
 public:
     explicit Scenario(const ScenarioConfig& config) : config_(config), rng_(mix64(config.seed)) {
         clusters_.resize(5);
-        for (auto& c : clusters_) c = {rng_.range(-0.4f, 0.4f) * config_.world, rng_.range(-0.4f, 0.4f) * config_.world};
+        for (auto& c : clusters_)
+            c = {rng_.range(-0.4f, 0.4f) * config_.world, rng_.range(-0.4f, 0.4f) * config_.world};
         bodies_.resize(config_.count);
         ids_.resize(config_.count);
         for (std::uint32_t id = 0; id < config_.count; ++id) {
@@ -96,12 +107,22 @@ public:
                 continue;
             }
             if (!rng_.chance(config_.moving)) continue;
-            if (config_.kind == ScenarioKind::Teleports && rng_.chance(0.05f)) {
+            if (config_.kind == ScenarioKind::CellHops) {
+                // One of the eight neighbouring offsets (or none): -1, 0 or +1 hop per axis.
+                b.x += config_.hop * static_cast<float>(static_cast<int>(rng_.below(3)) - 1);
+                b.y += config_.hop * static_cast<float>(static_cast<int>(rng_.below(3)) - 1);
+                const float lim_x = 0.5f * config_.world - b.hx;
+                const float lim_y = 0.5f * config_.world - b.hy;
+                b.x = std::clamp(b.x, -lim_x, lim_x);
+                b.y = std::clamp(b.y, -lim_y, lim_y);
+            } else if (config_.kind == ScenarioKind::Teleports && rng_.chance(0.05f)) {
                 b.x = rng_.range(-0.5f, 0.5f) * (config_.world - 2.0f * b.hx);
                 b.y = rng_.range(-0.5f, 0.5f) * (config_.world - 2.0f * b.hy);
             } else {
-                b.vx = std::clamp(b.vx + rng_.range(-config_.step, config_.step), -2.0f * config_.step, 2.0f * config_.step);
-                b.vy = std::clamp(b.vy + rng_.range(-config_.step, config_.step), -2.0f * config_.step, 2.0f * config_.step);
+                b.vx = std::clamp(b.vx + rng_.range(-config_.step, config_.step), -2.0f * config_.step,
+                                  2.0f * config_.step);
+                b.vy = std::clamp(b.vy + rng_.range(-config_.step, config_.step), -2.0f * config_.step,
+                                  2.0f * config_.step);
                 b.x += b.vx;
                 b.y += b.vy;
                 bounce(b);
@@ -178,6 +199,70 @@ private:
     std::vector<std::uint32_t> ids_;  // slot -> id it currently carries
     std::vector<std::pair<float, float>> clusters_;
     std::uint32_t next_id_ = 0;
+};
+
+// A world for pinning what a move to a neighbouring node costs, with the same neighbourhood
+// around the walk at every size. `count` tiny boxes in clusters of sixteen (a 4 x 4 pattern
+// inside one level-0 cell, none nearby another), one cluster in every fourth cell along each
+// axis, filled column by column, so n boxes cover a square about 8 sqrt(n) units wide; and
+// one box per level from 1 up to the first level whose cell spans that square, in the
+// negative quadrant where no node's reach comes near the crowd's. So the occupied levels grow
+// with the world, as they do when box sizes span the world. A probe then walks one cell per
+// move along the row next to the third row of clusters, there and back: every move changes
+// node, the probe's nodes are linked with those clusters' nodes, and none of their boxes
+// comes nearby it.
+class NodeChangeWorld {
+public:
+    static constexpr float kMinCell = 8.0f;
+    static constexpr int kWalk = 16;  // cells walked before turning back
+
+    static NearbyOptions options() {
+        return NearbyOptions{.enter_margin = 0.5f, .leave_margin = 1.0f, .min_cell = kMinCell};
+    }
+
+    explicit NodeChangeWorld(std::uint32_t count) {
+        const auto clusters = static_cast<std::uint32_t>((count + 15) / 16);
+        const auto side = static_cast<std::uint32_t>(std::ceil(std::sqrt(static_cast<double>(clusters))));
+        for (std::uint32_t gx = 0; gx < side && boxes_.size() < count; ++gx) {
+            for (std::uint32_t gy = 0; gy < side && boxes_.size() < count; ++gy) {
+                const float x0 = 32.0f * static_cast<float>(gx);
+                const float y0 = 32.0f * static_cast<float>(gy);
+                for (int k = 0; k < 16 && boxes_.size() < count; ++k) {
+                    const float x = x0 + 0.8f + 2.0f * static_cast<float>(k % 4);
+                    const float y = y0 + 0.8f + 2.0f * static_cast<float>(k / 4);
+                    boxes_.push_back({{x - 0.1f, y - 0.1f}, {x + 0.1f, y + 0.1f}});
+                }
+            }
+        }
+        // Level L's box, 0.75 cells wide, sits in cell (-3, -3) of its level: its node's reach
+        // ends a cell and a half below zero on both axes, far from the crowd, and the level
+        // boxes are disjoint from each other.
+        const float span = 32.0f * static_cast<float>(side);
+        for (int level = 1; kMinCell * std::ldexp(1.0f, level - 1) < span; ++level) {
+            const float c = kMinCell * std::ldexp(1.0f, level);
+            boxes_.push_back({{-2.875f * c, -2.875f * c}, {-2.125f * c, -2.125f * c}});
+            ++levels_;
+        }
+    }
+
+    // id -> box: the crowd first, then the level boxes.
+    const std::vector<Box>& boxes() const { return boxes_; }
+    // How many levels above 0 hold a level box.
+    int levels() const { return levels_; }
+    // The probe's id (the first one free) and its box after `step` moves: the centre of cell
+    // (4 + k, 9), where k walks 0 .. kWalk and back.
+    std::uint32_t probe_id() const { return static_cast<std::uint32_t>(boxes_.size()); }
+    static Box probe_at(std::int64_t step) {
+        const std::int64_t p = step % (2 * kWalk);
+        const std::int64_t k = p <= kWalk ? p : 2 * kWalk - p;
+        const float x = kMinCell * (static_cast<float>(4 + k) + 0.5f);
+        const float y = kMinCell * 9.5f;
+        return {{x - 0.2f, y - 0.2f}, {x + 0.2f, y + 0.2f}};
+    }
+
+private:
+    std::vector<Box> boxes_;
+    int levels_ = 0;
 };
 
 // The rule, applied to every pair on every operation: O(n) per call over a dense matrix of

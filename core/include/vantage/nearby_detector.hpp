@@ -8,15 +8,21 @@
 // that node while it still fits and has not shrunk below a quarter of the cell: a box
 // wandering over a cell boundary does not hop between nodes. Nodes that hold at
 // least one box are live, and every live node keeps two-way links to every other live node,
-// on any level, whose reach comes within enter_margin of its own. A box therefore finds every
+// on any level, whose reach comes within enter_margin of its own (rounded up to 1/512 of
+// min_cell, so the rule is exact in integers). A box therefore finds every
 // box that could have become nearby in its own node and the linked nodes, and every box that
 // could have stopped being nearby in its own partner list, without walking the levels.
 //
 // Cost. A move that stays in its node examines its partners, its node and its linked nodes:
 // with nothing nearby that is a constant, whatever the number of boxes (operations() counts
-// it so tests can pin it). A move to another node also unlinks the old node if it emptied and
-// links the new one if it was not live, by hash look-ups over the occupied levels: O(levels +
-// links), not the O(1) neighbour-pointer walk the design discussion sketched (see
+// it so tests can pin it). A move to a neighbouring node of the same level (the usual node
+// change) also unlinks the old node if it emptied and, if the new node was not live, links it
+// starting from the old node's links: the double tree puts every reach edge at exactly one
+// level, so one step of one cell brings new cells into reach on at most two levels per axis at
+// or above the node's own (the seed's split levels), plus the strip of cells it newly reaches
+// on each occupied level below it. That is O(links + new cells), whatever the number of boxes
+// and of occupied levels above the box. Inserts, teleports and size changes that move a box
+// to another level link a new node by looking up cells on every occupied level instead (see
 // core/docs/nearby.md). A large box near many small ones pays for every one of them, as the
 // design accepts.
 //
@@ -42,11 +48,11 @@
 namespace vantage {
 
 struct NearbyOptions {
-    float enter_margin = 1.0f;  // world units, finite, >= 0: largest gap at which a pair becomes nearby
-    float leave_margin = 2.0f;  // world units, finite, >= enter_margin: smallest gap beyond which it stops
-    float min_cell = 1.0f;      // world units, > 0: cell side of level 0; anything smaller shares level 0
-    float max_coordinate = 1.0e6f;  // world units, > 0: boxes must lie within [-max, max] on both axes;
-                                    // max_coordinate / min_cell must be at most 2^27
+    float enter_margin = 1.0f;         // world units, finite, >= 0: largest gap at which a pair becomes nearby
+    float leave_margin = 2.0f;         // world units, finite, >= enter_margin: smallest gap beyond which it stops
+    float min_cell = 1.0f;             // world units, > 0: cell side of level 0; anything smaller shares level 0
+    float max_coordinate = 1.0e6f;     // world units, > 0: boxes must lie within [-max, max] on both axes;
+                                       // max_coordinate / min_cell must be at most 2^27
     std::uint32_t max_ids = 1u << 24;  // ids accepted are [0, max_ids); 1 .. 2^31
 
     bool validate() const;
@@ -122,6 +128,8 @@ public:
     // candidate box tested, level searched, cell looked up and link made or broken. Tests read
     // differences of it to pin the cost of a move.
     std::uint64_t operations() const;
+    // Updates since construction that moved a box to another node (the rest stayed put).
+    std::uint64_t node_changes() const;
     const NearbyOptions& options() const;
 
 private:
