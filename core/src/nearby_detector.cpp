@@ -2,11 +2,7 @@
 
 #include <algorithm>
 #include <array>
-<<<<<<< HEAD
-=======
 #include <bit>
-#include <cassert>
->>>>>>> nearby
 #include <cmath>
 #include <vector>
 
