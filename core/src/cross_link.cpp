@@ -40,7 +40,9 @@ CrossLink::CrossLink(const CrossLinkOptions& options)
     observers_.resize(options.id_limit);
 }
 
-bool CrossLink::contains(std::uint32_t id) const { return id < head_ && nodes_[id].present; }
+bool CrossLink::contains(std::uint32_t id) const {
+    return id < head_ && nodes_[id].present;
+}
 
 std::optional<Vec2> CrossLink::position(std::uint32_t id) const {
     if (!contains(id)) return std::nullopt;
@@ -174,18 +176,22 @@ void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit) {
     const std::uint32_t stamp = next_stamp();
     const Vec2 c = nodes_[n].position;
     std::uint32_t marked = 0;
-    for (std::uint32_t m = nodes_[n].prev[kX]; m != head_ && c.x - nodes_[m].position.x <= reach; m = nodes_[m].prev[kX]) {
+    for (std::uint32_t m = nodes_[n].prev[kX]; m != head_ && c.x - nodes_[m].position.x <= reach;
+         m = nodes_[m].prev[kX]) {
         nodes_[m].stamp = stamp;
         ++marked;
     }
-    for (std::uint32_t m = nodes_[n].next[kX]; m != head_ && nodes_[m].position.x - c.x <= reach; m = nodes_[m].next[kX]) {
+    for (std::uint32_t m = nodes_[n].next[kX]; m != head_ && nodes_[m].position.x - c.x <= reach;
+         m = nodes_[m].next[kX]) {
         nodes_[m].stamp = stamp;
         ++marked;
     }
     band_estimate_ = (band_estimate_ * 7 + marked) / 8;
-    for (std::uint32_t m = nodes_[n].prev[kY]; m != head_ && c.y - nodes_[m].position.y <= reach; m = nodes_[m].prev[kY])
+    for (std::uint32_t m = nodes_[n].prev[kY]; m != head_ && c.y - nodes_[m].position.y <= reach;
+         m = nodes_[m].prev[kY])
         if (nodes_[m].stamp == stamp) visit(m);
-    for (std::uint32_t m = nodes_[n].next[kY]; m != head_ && nodes_[m].position.y - c.y <= reach; m = nodes_[m].next[kY])
+    for (std::uint32_t m = nodes_[n].next[kY]; m != head_ && nodes_[m].position.y - c.y <= reach;
+         m = nodes_[m].next[kY])
         if (nodes_[m].stamp == stamp) visit(m);
 }
 
@@ -294,7 +300,9 @@ void CrossLink::recompute_max_enter() {
     for (const std::uint32_t w : watchers_) max_enter_radius_ = std::max(max_enter_radius_, nodes_[w].enter_radius);
 }
 
-bool CrossLink::is_watching(std::uint32_t id) const { return contains(id) && nodes_[id].watching; }
+bool CrossLink::is_watching(std::uint32_t id) const {
+    return contains(id) && nodes_[id].watching;
+}
 
 std::span<const std::uint32_t> CrossLink::view(std::uint32_t id) const {
     if (!contains(id)) return {};

@@ -9,8 +9,12 @@
 namespace vantage {
 namespace {
 
-bool probability(float p) { return std::isfinite(p) && p >= 0.0f && p <= 1.0f; }
-bool duration(double ms) { return std::isfinite(ms) && ms >= 0.0 && ms <= 60000.0; }
+bool probability(float p) {
+    return std::isfinite(p) && p >= 0.0f && p <= 1.0f;
+}
+bool duration(double ms) {
+    return std::isfinite(ms) && ms >= 0.0 && ms <= 60000.0;
+}
 
 // Orders the heap so that the front is the earliest delivery, ties in send order.
 struct Later {
@@ -195,6 +199,8 @@ std::size_t LossyLink::receive(double now_ms, std::vector<std::vector<std::uint8
     return n;
 }
 
-double LossyLink::next_delivery_ms() const { return heap_.empty() ? -1.0 : heap_.front().at_ms; }
+double LossyLink::next_delivery_ms() const {
+    return heap_.empty() ? -1.0 : heap_.front().at_ms;
+}
 
 }  // namespace vantage

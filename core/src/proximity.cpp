@@ -9,7 +9,8 @@ std::size_t brute_force_in_radius(std::span<const Vec2> positions, Vec2 center, 
     const std::size_t before = out.size();
     if (!center.is_finite()) return 0;
     for (std::size_t i = 0; i < positions.size(); ++i) {
-        if (positions[i].is_finite() && within_radius(positions[i], center, radius)) out.push_back(static_cast<std::uint32_t>(i));
+        if (positions[i].is_finite() && within_radius(positions[i], center, radius))
+            out.push_back(static_cast<std::uint32_t>(i));
     }
     return out.size() - before;
 }
@@ -33,7 +34,9 @@ std::uint64_t brute_force_count_pairs(std::span<const Vec2> positions, float rad
     std::uint64_t total = 0;
     for (std::size_t i = 0; i < positions.size(); ++i) {
         for (std::size_t j = 0; j < positions.size(); ++j) {
-            if (i != j && positions[i].is_finite() && positions[j].is_finite() && within_radius(positions[i], positions[j], radius)) ++total;
+            if (i != j && positions[i].is_finite() && positions[j].is_finite() &&
+                within_radius(positions[i], positions[j], radius))
+                ++total;
         }
     }
     return total;

@@ -66,7 +66,9 @@ bool SlotAllocator::is_live(SlotKey key) const {
     return key.index < generations_.size() && live_[key.index] && generations_[key.index] == key.generation;
 }
 
-bool SlotAllocator::is_occupied(std::uint32_t index) const { return index < live_.size() && live_[index]; }
+bool SlotAllocator::is_occupied(std::uint32_t index) const {
+    return index < live_.size() && live_[index];
+}
 
 std::optional<SlotKey> SlotAllocator::key(std::uint32_t index) const {
     if (!is_occupied(index)) return std::nullopt;

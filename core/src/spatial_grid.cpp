@@ -58,8 +58,12 @@ SpatialGrid::SpatialGrid(const SpatialGridOptions& options)
     representatives_.assign(cell_count(), Representative{});
 }
 
-std::uint32_t SpatialGrid::clamp_column(double coordinate) const { return clamp_to(coordinate, columns_, nullptr); }
-std::uint32_t SpatialGrid::clamp_row(double coordinate) const { return clamp_to(coordinate, rows_, nullptr); }
+std::uint32_t SpatialGrid::clamp_column(double coordinate) const {
+    return clamp_to(coordinate, columns_, nullptr);
+}
+std::uint32_t SpatialGrid::clamp_row(double coordinate) const {
+    return clamp_to(coordinate, rows_, nullptr);
+}
 
 SpatialGridBuild SpatialGrid::build(std::span<const Vec2> positions) {
     return build_impl(positions, [](std::size_t i) { return static_cast<std::uint32_t>(i); });

@@ -40,7 +40,9 @@ bool VisibilitySet::contains(std::uint32_t index) const {
     return w < words_.size() && ((words_[w] >> (index % 64)) & 1u) != 0;
 }
 
-void VisibilitySet::clear() { std::fill(words_.begin(), words_.end(), std::uint64_t{0}); }
+void VisibilitySet::clear() {
+    std::fill(words_.begin(), words_.end(), std::uint64_t{0});
+}
 
 std::size_t VisibilitySet::count() const {
     std::size_t n = 0;

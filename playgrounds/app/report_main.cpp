@@ -24,7 +24,9 @@ namespace {
 
 int usage(const std::string& error) {
     std::fprintf(stderr, "vantage report: %s\n", error.c_str());
-    std::fprintf(stderr, "usage: vantage report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [--meters] [--preset NAME] [key=value ...]\n");
+    std::fprintf(stderr,
+                 "usage: vantage report PLAYGROUND [--seconds S] [--seed N] [--hz H] [--csv] [--meters] [--preset "
+                 "NAME] [key=value ...]\n");
     std::fprintf(stderr, "playgrounds:");
     for (const PlaygroundEntry& e : playground_catalog()) std::fprintf(stderr, " %s", e.name);
     std::fprintf(stderr, "\n");
@@ -49,9 +51,9 @@ int main(int argc, char** argv) {
     if (std::string err = host.set("playground", name); !err.empty()) return usage(err);
     double seconds = 60.0;
     bool csv = false;
-    bool generic = false;        // --meters: the plain meter dump even where a report exists
+    bool generic = false;  // --meters: the plain meter dump even where a report exists
     bool seconds_given = false;
-    std::string settings;        // the playground's own key=value settings, "k=v&k=v"
+    std::string settings;  // the playground's own key=value settings, "k=v&k=v"
     for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i];
         // The value after a flag, or null when the flag ends the command line.
@@ -63,7 +65,8 @@ int main(int argc, char** argv) {
         } else if (arg == "--seconds") {
             const char* v = next();
             double s = 0;
-            if (!v || !parse_value(v, s) || s <= 0 || s > 36000) return usage("--seconds needs a number from 0 to 36000");
+            if (!v || !parse_value(v, s) || s <= 0 || s > 36000)
+                return usage("--seconds needs a number from 0 to 36000");
             seconds = s;
             seconds_given = true;
         } else if (arg == "--preset") {

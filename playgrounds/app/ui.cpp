@@ -45,8 +45,8 @@ void draw_params(Host& host) {
             }
             case Param::Kind::Real: {
                 float v = static_cast<float>(current);
-                changed = ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(p.min), static_cast<float>(p.max),
-                                             "%.3g");
+                changed =
+                    ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(p.min), static_cast<float>(p.max), "%.3g");
                 next = std::clamp(static_cast<double>(v), p.min, p.max);
                 break;
             }
@@ -130,7 +130,9 @@ void WorldView::dot(Vec2 p, float radius_px, ImU32 color) const {
 void WorldView::line(Vec2 a, Vec2 b, ImU32 color, float thickness) const {
     dl->AddLine(to_screen(a), to_screen(b), color, thickness);
 }
-void WorldView::text(Vec2 p, ImU32 color, const char* s) const { dl->AddText(to_screen(p), color, s); }
+void WorldView::text(Vec2 p, ImU32 color, const char* s) const {
+    dl->AddText(to_screen(p), color, s);
+}
 
 WorldView begin_world_view(const char* id, ImVec2 size, Vec2 center, float half_extent) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -51,10 +51,10 @@ namespace vantage::play {
 // Views draw their world through this so every playground maps and clips the same way.
 struct WorldView {
     ImDrawList* dl = nullptr;
-    ImVec2 origin;        // top-left, screen px
-    ImVec2 size;          // screen px
-    Vec2 center;          // world units
-    float scale = 1.0f;   // screen px per world unit
+    ImVec2 origin;       // top-left, screen px
+    ImVec2 size;         // screen px
+    Vec2 center;         // world units
+    float scale = 1.0f;  // screen px per world unit
 
     ImVec2 to_screen(Vec2 p) const {
         return ImVec2(origin.x + size.x * 0.5f + (p.x - center.x) * scale,

@@ -79,9 +79,9 @@ void header(const ReportOptions& o, std::FILE* out, const char* title, const cha
 
 void lane_row(const ReportOptions& o, std::FILE* out, const char* config, const LaneRow& r) {
     if (o.csv) {
-        std::fprintf(out, "%s,%.2f,%.2f,%.1f,%.2f,%.3f,%.1f,%.1f,%.2f,%.1f,%.1f,%.1f\n", config, r.kib_s,
-                     r.field_kib_s, r.field_share_pct, r.attractors, r.evals_m_s, r.pull_pct, r.weight_pct,
-                     r.field_error_pct, r.error.median, r.error.p90, r.error.worst);
+        std::fprintf(out, "%s,%.2f,%.2f,%.1f,%.2f,%.3f,%.1f,%.1f,%.2f,%.1f,%.1f,%.1f\n", config, r.kib_s, r.field_kib_s,
+                     r.field_share_pct, r.attractors, r.evals_m_s, r.pull_pct, r.weight_pct, r.field_error_pct,
+                     r.error.median, r.error.p90, r.error.worst);
     } else {
         std::fprintf(out,
                      "| %s | %.1f | %.1f | %.0f%% | %.1f | %.2f M | %.0f%% | %.0f%% | %.1f%% | %.1f | %.0f | %.0f |\n",
@@ -90,8 +90,9 @@ void lane_row(const ReportOptions& o, std::FILE* out, const char* config, const 
     }
 }
 
-const char* kLaneColumns = "config,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,"
-                           "weight_pct,field_error_pct,median_px,p90_px,worst_px";
+const char* kLaneColumns =
+    "config,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,"
+    "weight_pct,field_error_pct,median_px,p90_px,worst_px";
 
 void lane_table_head(const ReportOptions& o, std::FILE* out) {
     if (o.csv) return;
@@ -114,11 +115,13 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
                      "latency %.0f ms, jitter %.0f ms, view radius %.0f. KiB/s is every client of the lane together; "
                      "force evaluations are per client machine.\n",
                      static_cast<unsigned long long>(options.seed), options.tick_hz, options.seconds, kWarmupS,
-                     given.clients, given.pellets, given.send_hz, given.corrections, given.latency_ms,
-                     given.jitter_ms, given.view_radius);
+                     given.clients, given.pellets, given.send_hz, given.corrections, given.latency_ms, given.jitter_ms,
+                     given.view_radius);
         if (!settings.empty()) {
-            std::fprintf(out, "\nsettings: %s (a table whose sweep varies one of them overrides it there, as its "
-                              "title says)\n", settings.c_str());
+            std::fprintf(out,
+                         "\nsettings: %s (a table whose sweep varies one of them overrides it there, as its "
+                         "title says)\n",
+                         settings.c_str());
         }
     }
 
@@ -152,9 +155,10 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
     std::snprintf(title2, sizeof title2, "2. Hole-count sweep (aggregated lane at the %s: %s, theta %.1f)%s",
                   settings.empty() ? "defaults" : "settings", given.disc_walk ? "disc walk" : "point walk", given.theta,
                   options.sweep_note({"holes"}).c_str());
-    header(options, out, title2,
-           "holes,lane,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,weight_pct,field_error_pct,"
-           "median_px,p90_px,worst_px");
+    header(
+        options, out, title2,
+        "holes,lane,kib_s,field_kib_s,field_share_pct,attractors,force_evals_m_s,pull_pct,weight_pct,field_error_pct,"
+        "median_px,p90_px,worst_px");
     if (!options.csv) {
         std::fprintf(out,
                      "| holes | lane | KiB/s | field KiB/s | field share | attractors | force evals/s per client | "
@@ -173,13 +177,14 @@ void blackhole_report(const ReportOptions& options, std::FILE* out) {
     }
 
     // 3: the correction budget at the defaults (the full lane; every lane gets the same).
-    const std::string title3 = std::string("3. Correction budget at the ") + (settings.empty() ? "defaults" : "settings") +
-                               " (full lane)" + options.sweep_note({"corrections"});
-    header(options, out, title3.c_str(),
-           "corrections,refresh_s,kib_s,field_kib_s,median_px,p90_px,worst_px");
+    const std::string title3 = std::string("3. Correction budget at the ") +
+                               (settings.empty() ? "defaults" : "settings") + " (full lane)" +
+                               options.sweep_note({"corrections"});
+    header(options, out, title3.c_str(), "corrections,refresh_s,kib_s,field_kib_s,median_px,p90_px,worst_px");
     if (!options.csv) {
-        std::fprintf(out, "| corrections per packet | every pellet refreshed every | KiB/s | field KiB/s | median px | "
-                          "p90 px | worst px |\n|---|---|---|---|---|---|---|\n");
+        std::fprintf(out,
+                     "| corrections per packet | every pellet refreshed every | KiB/s | field KiB/s | median px | "
+                     "p90 px | worst px |\n|---|---|---|---|---|---|---|\n");
     }
     for (const int corrections : {0, 40, 100, 250}) {
         const RunResult r = run(options, [&](BlackholeSettings& s) { s.corrections = corrections; });

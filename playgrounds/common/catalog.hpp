@@ -20,7 +20,7 @@ struct ReportOptions {
     std::uint64_t seed = 1;
     double seconds = 60.0;  // simulated seconds per measured run
     int tick_hz = 60;
-    bool csv = false;       // machine-readable tables instead of aligned text
+    bool csv = false;  // machine-readable tables instead of aligned text
     // The playground's settings, "key=value&key=value" as in the URL hash, already validated
     // by the caller (the report tool checks them against the playground). Every simulation a
     // report builds gets them through apply_settings() before its reset; a table's own sweep

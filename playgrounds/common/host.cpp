@@ -26,8 +26,14 @@ std::string format_number(double v) {
 }  // namespace
 
 bool parse_value(std::string_view text, double& out) {
-    if (text == "true" || text == "on") { out = 1.0; return true; }
-    if (text == "false" || text == "off") { out = 0.0; return true; }
+    if (text == "true" || text == "on") {
+        out = 1.0;
+        return true;
+    }
+    if (text == "false" || text == "off") {
+        out = 0.0;
+        return true;
+    }
     if (text.empty() || text.size() > 64) return false;
     // strtod accepts hex, "nan" and "inf": allow only plain decimal syntax.
     for (char c : text) {
@@ -46,9 +52,15 @@ void append_json_string(std::string& out, std::string_view s) {
     out += '"';
     for (char c : s) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
             default:
                 if (static_cast<unsigned char>(c) < 0x20) {
                     char buf[8];
@@ -63,7 +75,10 @@ void append_json_string(std::string& out, std::string_view s) {
 }
 
 void append_json_number(std::string& out, double v) {
-    if (!std::isfinite(v)) { out += "null"; return; }
+    if (!std::isfinite(v)) {
+        out += "null";
+        return;
+    }
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.9g", v);
     out += buf;
@@ -151,7 +166,8 @@ std::string set_param(Simulation& sim, std::string_view name, std::string_view v
     for (Param& p : sim.params()) {
         if (p.name != name) continue;
         double v = 0.0;
-        if (!parse_value(value, v)) return "'" + std::string(name) + "' needs a number, got '" + std::string(value) + "'";
+        if (!parse_value(value, v))
+            return "'" + std::string(name) + "' needs a number, got '" + std::string(value) + "'";
         std::string err = check_param_value(p, v);
         if (!err.empty()) return err;
         if (p.get() != v) p.set(v);
@@ -181,7 +197,8 @@ std::vector<std::string> apply_settings(Simulation& sim, std::string_view list) 
     std::vector<std::string> errors;
     std::vector<std::string_view> malformed;
     const std::vector<Setting> settings = split_settings(list, malformed);
-    for (std::string_view part : malformed) errors.push_back("bad setting '" + std::string(part) + "': expected key=value");
+    for (std::string_view part : malformed)
+        errors.push_back("bad setting '" + std::string(part) + "': expected key=value");
     for (const Setting& s : settings) {
         std::string err = set_param(sim, s.key, s.value);
         if (!err.empty()) errors.push_back(std::move(err));

@@ -17,9 +17,9 @@ namespace vantage::play {
 
 struct Context {
     bool paused = false;
-    int tick_hz = 60;          // fixed simulation rate, ticks per simulated second (10..120)
-    std::uint64_t seed = 1;    // every simulation is reset from this (0..2^53-1)
-    double speed = 1.0;        // simulated seconds per wall second (0.25..4)
+    int tick_hz = 60;        // fixed simulation rate, ticks per simulated second (10..120)
+    std::uint64_t seed = 1;  // every simulation is reset from this (0..2^53-1)
+    double speed = 1.0;      // simulated seconds per wall second (0.25..4)
 };
 
 class Host {
@@ -79,9 +79,9 @@ private:
     std::vector<std::unique_ptr<Simulation>> sims_;
     std::size_t active_ = 0;
     Context ctx_;
-    std::vector<std::vector<Preset>> presets_;  // per simulation
-    std::vector<std::vector<double>> defaults_; // per simulation: each Param's value at start
-    std::vector<std::string> active_preset_;    // per simulation; empty when none
+    std::vector<std::vector<Preset>> presets_;   // per simulation
+    std::vector<std::vector<double>> defaults_;  // per simulation: each Param's value at start
+    std::vector<std::string> active_preset_;     // per simulation; empty when none
     bool applying_preset_ = false;
     double carry_s_ = 0.0;
     std::uint64_t ticks_ = 0;

@@ -71,14 +71,20 @@ PresetFile parse_presets(std::string_view text) {
         Preset& p = out.presets.back();
         const std::string_view key = trim(line.substr(0, eq));
         const std::string value(trim(line.substr(eq + 1)));
-        if (key == "title") p.title = value;
-        else if (key == "look_for") p.look_for = value;
-        else if (key == "settings") p.settings = value;
-        else if (key == "check") p.check = value;
+        if (key == "title")
+            p.title = value;
+        else if (key == "look_for")
+            p.look_for = value;
+        else if (key == "settings")
+            p.settings = value;
+        else if (key == "check")
+            p.check = value;
         else if (key == "seconds") {
             double s = 0;
-            if (!parse_value(value, s) || s <= 0 || s > 3600) out.errors.push_back(where + "seconds must be 0..3600");
-            else p.seconds = s;
+            if (!parse_value(value, s) || s <= 0 || s > 3600)
+                out.errors.push_back(where + "seconds must be 0..3600");
+            else
+                p.seconds = s;
         } else {
             out.errors.push_back(where + "unknown key '" + std::string(key) + "'");
         }

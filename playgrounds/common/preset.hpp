@@ -22,12 +22,12 @@
 namespace vantage::play {
 
 struct Preset {
-    std::string name;      // URL name
-    std::string title;     // menu label
-    std::string look_for;  // one or two sentences: what to watch
-    std::string settings;  // "key=value&key=value" in the URL hash format
-    double seconds = 30.0; // simulated seconds before the check is meaningful
-    std::string check;     // the claimed finding; may be empty
+    std::string name;       // URL name
+    std::string title;      // menu label
+    std::string look_for;   // one or two sentences: what to watch
+    std::string settings;   // "key=value&key=value" in the URL hash format
+    double seconds = 30.0;  // simulated seconds before the check is meaningful
+    std::string check;      // the claimed finding; may be empty
 };
 
 struct PresetFile {
@@ -42,7 +42,7 @@ PresetFile load_presets(const std::string& dir, std::string_view playground);
 struct CheckResult {
     bool valid = false;  // the expression parsed and named existing meters
     bool holds = false;
-    std::string text;    // e.g. "culled.err = 12.3 > 2 * full.err = 4.1: holds"
+    std::string text;  // e.g. "culled.err = 12.3 > 2 * full.err = 4.1: holds"
 };
 class Host;
 // Loads every playground's presets from `dir` into the host; returns the files' errors.

@@ -1,8 +1,8 @@
 #include "simulation.hpp"
 
-#include "vantage/bit_cast.hpp"
 #include <cmath>
 #include <sstream>
+#include "vantage/bit_cast.hpp"
 
 #include "vantage/random.hpp"
 
@@ -23,8 +23,7 @@ std::string check_param_value(const Param& p, double value) {
         return msg.str();
     }
     if (value < p.min || value > p.max) {
-        msg << "'" << p.name << "' must be between " << p.min << " and " << p.max << " (got " << value
-            << ")";
+        msg << "'" << p.name << "' must be between " << p.min << " and " << p.max << " (got " << value << ")";
         return msg.str();
     }
     return {};
@@ -59,8 +58,12 @@ void run_measured(Simulation& sim, const MeasuredRun& run) {
     continue_measured(sim, run.warmup_s, run.measure_s, run.tick_hz, run.each_measured_tick);
 }
 
-std::uint64_t fold(std::uint64_t h, std::uint64_t v) { return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2))); }
+std::uint64_t fold(std::uint64_t h, std::uint64_t v) {
+    return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
+}
 
-std::uint64_t fold(std::uint64_t h, double v) { return fold(h, vantage::bit_cast<std::uint64_t>(v)); }
+std::uint64_t fold(std::uint64_t h, double v) {
+    return fold(h, vantage::bit_cast<std::uint64_t>(v));
+}
 
 }  // namespace vantage::play

@@ -89,7 +89,7 @@ public:
     void set_profiler(Profiler* profiler) { profiler_ = profiler; }
 
 protected:
-    std::vector<Param> params_;  // filled by the constructor; get/set capture `this`
+    std::vector<Param> params_;     // filled by the constructor; get/set capture `this`
     Profiler* profiler_ = nullptr;  // not owned; null unless someone measures phases
 };
 

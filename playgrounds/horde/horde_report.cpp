@@ -17,7 +17,8 @@ namespace {
 
 constexpr double kWarmupS = 5.0;
 
-HordeLaneConfig lane(const char* name, bool recovery, bool relevance, float theta, std::optional<AckFrontier> frontier) {
+HordeLaneConfig lane(const char* name, bool recovery, bool relevance, float theta,
+                     std::optional<AckFrontier> frontier) {
     return HordeLaneConfig{name, recovery, relevance, false, theta, frontier};
 }
 
@@ -37,10 +38,11 @@ void relevance_section(const ReportOptions& options, const HordeSettings& given,
     std::fprintf(out, "(%g%% loss, naive diffs so the comparison is relevance alone; KiB/s for all clients)\n\n",
                  given.loss_pct);
     ReportTable t(out, options.csv,
-            {"players:9", "culled KiB/s", "broadcast KiB/s", "culled", "knows", "of", "uuid+f32 KiB/s", "compact saves",
-             "spawns/pkt", "despawns/pkt", "corrections share"});
+                  {"players:9", "culled KiB/s", "broadcast KiB/s", "culled", "knows", "of", "uuid+f32 KiB/s",
+                   "compact saves", "spawns/pkt", "despawns/pkt", "corrections share"});
     for (const bool spread : {true, false}) {
-        HordeSim sim({lane("culled", false, true, 0.0f, std::nullopt), lane("broadcast", false, false, 0.0f, std::nullopt)});
+        HordeSim sim(
+            {lane("culled", false, true, 0.0f, std::nullopt), lane("broadcast", false, false, 0.0f, std::nullopt)});
         apply_settings(sim, options.settings);
         sim.settings().spread = spread;
         run(sim, options);
@@ -64,11 +66,12 @@ void relevance_section(const ReportOptions& options, const HordeSettings& given,
 void loss_section(const ReportOptions& options, std::FILE* out) {
     std::fprintf(out, "\n## 2. Delta recovery under loss (the same losses in every row of a block)%s\n",
                  options.sweep_note({"loss"}).c_str());
-    std::fprintf(out, "(per client: phantoms = held but dead on the server, missing = relevant but not held, held;\n"
-                      " all clients: mismatches, resyncs, KiB/s; err = render error at the drawn instant)\n\n");
+    std::fprintf(out,
+                 "(per client: phantoms = held but dead on the server, missing = relevant but not held, held;\n"
+                 " all clients: mismatches, resyncs, KiB/s; err = render error at the drawn instant)\n\n");
     ReportTable t(out, options.csv,
-            {"loss", "recovery:18", "mismatches", "phantoms", "missing", "held", "resyncs", "KiB/s", "vs naive",
-             "err mean px", "err worst px"});
+                  {"loss", "recovery:18", "mismatches", "phantoms", "missing", "held", "resyncs", "KiB/s", "vs naive",
+                   "err mean px", "err worst px"});
     for (const double loss : {0.0, 2.0, 5.0, 10.0, 25.0}) {
         HordeSim sim({lane("naive", false, true, 0.0f, std::nullopt),
                       lane("acked any-received", true, true, 0.0f, AckFrontier::AnyReceived),
@@ -98,8 +101,10 @@ void loss_section(const ReportOptions& options, std::FILE* out) {
 void crowd_section(const ReportOptions& options, const HordeSettings& given, std::FILE* out) {
     std::fprintf(out, "\n## 3. Crowd summaries of the world outside the view (AggregateTree, weight = headcount)%s\n",
                  options.sweep_note({"theta"}).c_str());
-    std::fprintf(out, "(%g%% loss, acked; per client and frame: summaries, coverage of the enemies outside the view;\n"
-                      " crowd B/s and total KiB/s for all clients)\n\n", given.loss_pct);
+    std::fprintf(out,
+                 "(%g%% loss, acked; per client and frame: summaries, coverage of the enemies outside the view;\n"
+                 " crowd B/s and total KiB/s for all clients)\n\n",
+                 given.loss_pct);
     ReportTable t(out, options.csv, {"theta", "summaries", "coverage", "crowd B/s", "total KiB/s", "vs off"});
     const std::vector<float> thetas = {0.0f, 0.2f, 0.4f, 0.8f, 1.5f};
     std::vector<HordeLaneConfig> lanes;
@@ -138,11 +143,13 @@ void horde_report(const ReportOptions& options, std::FILE* out) {
     std::fprintf(out, "# horde: %g simulated s measured after %g s warm-up, seed %llu, %d Hz ticks\n", options.seconds,
                  kWarmupS, static_cast<unsigned long long>(options.seed), options.tick_hz);
     if (const std::string settings = options.settings_text(); !settings.empty()) {
-        std::fprintf(out, "# settings: %s (a table whose sweep varies one of them overrides it there, as its title says)\n",
+        std::fprintf(out,
+                     "# settings: %s (a table whose sweep varies one of them overrides it there, as its title says)\n",
                      settings.c_str());
     }
-    std::fprintf(out, "(%d enemies, %d players, view radius %g in a 3000 x 3000 arena, %g Hz frames, %g Hz corrections,\n"
-                      " %g ms latency + %g ms jitter each way unless a table says otherwise)\n",
+    std::fprintf(out,
+                 "(%d enemies, %d players, view radius %g in a 3000 x 3000 arena, %g Hz frames, %g Hz corrections,\n"
+                 " %g ms latency + %g ms jitter each way unless a table says otherwise)\n",
                  given.enemies, given.players, given.view_radius, given.send_hz, given.sample_hz, given.latency_ms,
                  given.jitter_ms);
     relevance_section(options, given, out);

@@ -40,26 +40,26 @@
 namespace vantage::play {
 
 struct HordeSettings {
-    int enemies = 3000;         // alive target, [200, 8000] (restart)
-    int players = 4;            // [1, 128] (restart)
-    bool spread = true;         // players spread over the arena; off: clustered at the centre (restart)
-    bool combat = true;         // shots, novas, deaths and respawn waves
-    double view_radius = 420.0; // relevance radius around each client's player, units, [100, 1500]
-    double send_hz = 16.0;      // frames per second to each client, [1, 60]
-    double sample_hz = 4.0;     // corrections per second per held enemy (round-robin), [1, 60]
-    double latency_ms = 30.0;   // one way, both directions, [0, 400]
-    double jitter_ms = 20.0;    // extra one-way delay, uniform, [0, 150]
-    double loss_pct = 0.0;      // per packet, both directions, %, [0, 40]
-    double theta = 1.5;         // opening angle of the crowd lane's summaries, [0, 2]; 0 = none
-    bool any_received = true;   // acked lanes adopt the newest received frame (off: contiguous) (restart)
+    int enemies = 3000;          // alive target, [200, 8000] (restart)
+    int players = 4;             // [1, 128] (restart)
+    bool spread = true;          // players spread over the arena; off: clustered at the centre (restart)
+    bool combat = true;          // shots, novas, deaths and respawn waves
+    double view_radius = 420.0;  // relevance radius around each client's player, units, [100, 1500]
+    double send_hz = 16.0;       // frames per second to each client, [1, 60]
+    double sample_hz = 4.0;      // corrections per second per held enemy (round-robin), [1, 60]
+    double latency_ms = 30.0;    // one way, both directions, [0, 400]
+    double jitter_ms = 20.0;     // extra one-way delay, uniform, [0, 150]
+    double loss_pct = 0.0;       // per packet, both directions, %, [0, 40]
+    double theta = 1.5;          // opening angle of the crowd lane's summaries, [0, 2]; 0 = none
+    bool any_received = true;    // acked lanes adopt the newest received frame (off: contiguous) (restart)
 };
 
 struct HordeLaneConfig {
-    std::string name;              // meter prefix and URL key prefix
-    bool recovery = true;          // Acked (true) or Naive delta recovery
-    bool relevance = true;         // false: every alive enemy is relevant (the broadcast)
-    bool follows_theta = false;    // this lane's theta is the "theta" setting
-    float theta = 0.0f;            // fixed theta when it does not follow the setting; 0 = none
+    std::string name;            // meter prefix and URL key prefix
+    bool recovery = true;        // Acked (true) or Naive delta recovery
+    bool relevance = true;       // false: every alive enemy is relevant (the broadcast)
+    bool follows_theta = false;  // this lane's theta is the "theta" setting
+    float theta = 0.0f;          // fixed theta when it does not follow the setting; 0 = none
     // nullopt: the "any_received" setting decides.
     std::optional<AckFrontier> frontier;
 };
@@ -67,26 +67,26 @@ struct HordeLaneConfig {
 // Averages since the last restart_measurement() (the report's columns).
 struct HordeLaneTotals {
     double seconds = 0;
-    double kib_s = 0;         // downstream, all clients
-    double uuid_kib_s = 0;    // the same packets with 16-byte ids and f32 positions
-    double up_kib_s = 0;      // acknowledgements, all clients
-    double crowd_kib_s = 0;   // the crowd part of kib_s
+    double kib_s = 0;             // downstream, all clients
+    double uuid_kib_s = 0;        // the same packets with 16-byte ids and f32 positions
+    double up_kib_s = 0;          // acknowledgements, all clients
+    double crowd_kib_s = 0;       // the crowd part of kib_s
     double samples_share = 0;     // share of downstream bytes that are corrections
     double membership_share = 0;  // share that is the delta frame (entered/left/digest)
-    double phantoms = 0;      // per client, mean over ticks
-    double missing = 0;       // per client, mean over send ticks
-    double held = 0;          // per client
-    double relevant = 0;      // per client
-    double err_mean_px = 0;   // over every held enemy drawn
+    double phantoms = 0;          // per client, mean over ticks
+    double missing = 0;           // per client, mean over send ticks
+    double held = 0;              // per client
+    double relevant = 0;          // per client
+    double err_mean_px = 0;       // over every held enemy drawn
     double err_worst_px = 0;
-    std::uint64_t mismatches = 0;   // digest disagreements, all clients
-    std::uint64_t frames_lost = 0;  // sequence gaps, all clients
-    std::uint64_t resyncs = 0;      // full rebuilds after the first, all clients
-    double entities_per_packet = 0; // entered + left + corrections
-    double spawns_per_packet = 0;   // entered
-    double despawns_per_packet = 0; // left
-    double summaries = 0;     // crowd blobs per frame
-    double coverage = 0;      // share of the enemies outside the view the blobs stand for
+    std::uint64_t mismatches = 0;    // digest disagreements, all clients
+    std::uint64_t frames_lost = 0;   // sequence gaps, all clients
+    std::uint64_t resyncs = 0;       // full rebuilds after the first, all clients
+    double entities_per_packet = 0;  // entered + left + corrections
+    double spawns_per_packet = 0;    // entered
+    double despawns_per_packet = 0;  // left
+    double summaries = 0;            // crowd blobs per frame
+    double coverage = 0;             // share of the enemies outside the view the blobs stand for
 };
 
 // One client of a lane: its two links, the server's half for it and its own half.
@@ -100,8 +100,8 @@ struct HordeSeat {
 
 class HordeLane {
 public:
-    HordeLane(HordeLaneConfig config, int clients, const DeltaBaselineOptions& baseline,
-              const LossyLinkOptions& link, std::uint64_t seed);
+    HordeLane(HordeLaneConfig config, int clients, const DeltaBaselineOptions& baseline, const LossyLinkOptions& link,
+              std::uint64_t seed);
 
     const HordeLaneConfig& config() const { return config_; }
     HordeLaneConfig& config() { return config_; }
@@ -126,7 +126,8 @@ private:
     // restart_measurement() (totals(), the checksum) both come from one Reading.
     std::array<Reading*, 16> readings() {
         return {&bytes_, &uuid_bytes_, &up_bytes_, &crowd_bytes_, &sample_bytes_, &membership_bytes_,
-                &ids_, &spawns_, &despawns_, &blobs_, &coverage_, &phantoms_, &held_, &missing_, &relevant_, &err_};
+                &ids_,   &spawns_,     &despawns_, &blobs_,       &coverage_,     &phantoms_,
+                &held_,  &missing_,    &relevant_, &err_};
     }
 
     HordeLaneConfig config_;

@@ -23,7 +23,8 @@ WireError decode_after_membership(ByteReader& r, HordePacket& out) {
         const std::uint64_t generation = r.read_varint_max(0xffffu);
         const Vec2 p = r.read_fixed2(kSampleStep);
         if (!r.ok()) break;
-        out.samples.push_back({SlotKey{static_cast<std::uint32_t>(index), static_cast<std::uint16_t>(generation)}.encode(), p});
+        out.samples.push_back(
+            {SlotKey{static_cast<std::uint32_t>(index), static_cast<std::uint16_t>(generation)}.encode(), p});
     }
 
     const std::size_t blobs = r.read_count(65536, 3);
@@ -44,10 +45,9 @@ WireError decode_after_membership(ByteReader& r, HordePacket& out) {
 
 }  // namespace
 
-HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms,
-                                     const DeltaPlan& plan, std::span<const Vec2> entered_positions,
-                                     std::span<const Vec2> players, std::span<const HordeSample> samples,
-                                     std::span<const CrowdBlob> crowd) {
+HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
+                                     std::span<const Vec2> entered_positions, std::span<const Vec2> players,
+                                     std::span<const HordeSample> samples, std::span<const CrowdBlob> crowd) {
     HordePacketBytes sizes;
     scratch.clear();
     encode_delta_frame(scratch, plan, entered_positions);

@@ -65,10 +65,9 @@ struct HordePacketBytes {
 
 // Encodes into w (cleared first); `scratch` holds the nested delta frame. Samples must be in
 // ascending slot index with distinct slots (asserted). Send only when the result is ok.
-HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms,
-                                     const DeltaPlan& plan, std::span<const Vec2> entered_positions,
-                                     std::span<const Vec2> players, std::span<const HordeSample> samples,
-                                     std::span<const CrowdBlob> crowd);
+HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
+                                     std::span<const Vec2> entered_positions, std::span<const Vec2> players,
+                                     std::span<const HordeSample> samples, std::span<const CrowdBlob> crowd);
 WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& out);
 
 }  // namespace vantage::play

@@ -12,7 +12,9 @@ using namespace horde;
 
 namespace {
 
-Vec2 clamp_to_arena(Vec2 p) { return {std::clamp(p.x, 0.0f, kArena), std::clamp(p.y, 0.0f, kArena)}; }
+Vec2 clamp_to_arena(Vec2 p) {
+    return {std::clamp(p.x, 0.0f, kArena), std::clamp(p.y, 0.0f, kArena)};
+}
 
 // A uniform point in the disc of radius r (rejection from the square: no trigonometry, so
 // native and wasm agree bit for bit).
@@ -33,7 +35,8 @@ const char* HordeWorldOptions::validate() const {
 
 Vec2 chase_offset(std::uint64_t packed_key) {
     const std::uint64_t h = mix64(packed_key ^ 0x686f726465ULL);
-    Vec2 dir{static_cast<float>(h & 0xffffu) / 32767.5f - 1.0f, static_cast<float>((h >> 16) & 0xffffu) / 32767.5f - 1.0f};
+    Vec2 dir{static_cast<float>(h & 0xffffu) / 32767.5f - 1.0f,
+             static_cast<float>((h >> 16) & 0xffffu) / 32767.5f - 1.0f};
     const float len = dir.length();
     dir = len > 1e-3f ? dir / len : Vec2{1.0f, 0.0f};
     const float radius = 30.0f + static_cast<float>((h >> 32) & 0xffu) * (60.0f / 255.0f);

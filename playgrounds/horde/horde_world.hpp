@@ -30,34 +30,34 @@ namespace vantage::play {
 
 // The reference game's constants (core/docs/background.md, "Horde"), world units and seconds.
 namespace horde {
-inline constexpr float kArena = 3000.0f;           // side of the square arena, from (0, 0)
-inline constexpr float kCellSize = 256.0f;         // relevance grid cell
-inline constexpr float kEnemySpeed = 62.0f;        // units/s
-inline constexpr float kPlayerSpeed = 190.0f;      // units/s
-inline constexpr double kFireInterval = 0.22;      // s between auto-fire shots
-inline constexpr float kFireRange = 450.0f;        // a shot is aimed at the nearest enemy within this
-inline constexpr float kShotSpeed = 620.0f;        // units/s
-inline constexpr double kShotTtl = 1.4;            // s
+inline constexpr float kArena = 3000.0f;       // side of the square arena, from (0, 0)
+inline constexpr float kCellSize = 256.0f;     // relevance grid cell
+inline constexpr float kEnemySpeed = 62.0f;    // units/s
+inline constexpr float kPlayerSpeed = 190.0f;  // units/s
+inline constexpr double kFireInterval = 0.22;  // s between auto-fire shots
+inline constexpr float kFireRange = 450.0f;    // a shot is aimed at the nearest enemy within this
+inline constexpr float kShotSpeed = 620.0f;    // units/s
+inline constexpr double kShotTtl = 1.4;        // s
 inline constexpr float kShotHitRadius = 14.0f;
-inline constexpr double kNovaInterval = 4.5;       // s
+inline constexpr double kNovaInterval = 4.5;  // s
 inline constexpr float kNovaRadius = 190.0f;
-inline constexpr double kNovaRing = 0.45;          // s the ring is drawn
-inline constexpr double kWaveInterval = 0.5;       // s between respawn waves
+inline constexpr double kNovaRing = 0.45;     // s the ring is drawn
+inline constexpr double kWaveInterval = 0.5;  // s between respawn waves
 inline constexpr float kContactRadius = 22.0f;
 inline constexpr int kContactDamage = 9;
 inline constexpr double kHitInvulnerable = 0.6;    // s after a hit
 inline constexpr double kDeathInvulnerable = 2.0;  // s after a death
 inline constexpr int kPlayerHealth = 100;
-inline constexpr int kEnemyHealth = 2;             // a shot does 1, a nova 3
-inline constexpr int kRetargetTicks = 15;          // nearest-player search, staggered by slot
+inline constexpr int kEnemyHealth = 2;     // a shot does 1, a nova 3
+inline constexpr int kRetargetTicks = 15;  // nearest-player search, staggered by slot
 }  // namespace horde
 
 struct HordeWorldOptions {
     std::uint64_t seed = 1;
-    int enemies = 3000;   // alive target, [200, 8000]
-    int players = 4;      // [1, 128]
-    bool spread = true;   // players' home regions spread over the arena; false: all at the centre
-    bool combat = true;   // shots, novas, deaths and waves; off: a static horde that only chases
+    int enemies = 3000;  // alive target, [200, 8000]
+    int players = 4;     // [1, 128]
+    bool spread = true;  // players' home regions spread over the arena; false: all at the centre
+    bool combat = true;  // shots, novas, deaths and waves; off: a static horde that only chases
 
     const char* validate() const;
 };

@@ -25,9 +25,9 @@ void draw_view(ViewContext& v, MeterSim& /*sim*/) {
     v.history.values("lifetime_kib_s", series[2].values);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     draw_plot("rates", series, ImVec2(avail.x, avail.y * 0.6f), "KiB/s");
-    ImGui::Text("windowed %.1f KiB/s (%+.1f%%)   lifetime %.1f KiB/s (%+.1f%%)", meter_value(v.meters, "windowed_kib_s"),
-                meter_value(v.meters, "windowed_error_pct"), meter_value(v.meters, "lifetime_kib_s"),
-                meter_value(v.meters, "lifetime_error_pct"));
+    ImGui::Text("windowed %.1f KiB/s (%+.1f%%)   lifetime %.1f KiB/s (%+.1f%%)",
+                meter_value(v.meters, "windowed_kib_s"), meter_value(v.meters, "windowed_error_pct"),
+                meter_value(v.meters, "lifetime_kib_s"), meter_value(v.meters, "lifetime_error_pct"));
     ImGui::EndChild();
 }
 

@@ -30,9 +30,16 @@ void BM_DeltaLossTable(benchmark::State& state) {
     double bytes_down = 0, bytes_up = 0, phantoms = 0, missing = 0, held_sum = 0, relevant_sum = 0;
     double mismatches = 0, rebuilds = 0, entered = 0;
     for (auto _ : state) {
-        ChurnWorld world({.seed = 7, .entities = 3000, .world_size = 2000.0f, .relevant_fraction = 1.0f / 3.0f,
-                          .deaths_per_sec = 0.2f, .speed = 60.0f});
-        DeltaLane lane({.baseline = {.policy = policy, .frontier = frontier, .history = 24, .stalled_after_ms = 3000.0,
+        ChurnWorld world({.seed = 7,
+                          .entities = 3000,
+                          .world_size = 2000.0f,
+                          .relevant_fraction = 1.0f / 3.0f,
+                          .deaths_per_sec = 0.2f,
+                          .speed = 60.0f});
+        DeltaLane lane({.baseline = {.policy = policy,
+                                     .frontier = frontier,
+                                     .history = 24,
+                                     .stalled_after_ms = 3000.0,
                                      .keepalive_every_ms = 1000.0},
                         .down = {.seed = 11, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss},
                         .up = {.seed = 12, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss},
@@ -96,7 +103,8 @@ void BM_DeltaOracleSweep(benchmark::State& state) {
         for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
             for (const AckFrontier frontier : {AckFrontier::Contiguous, AckFrontier::AnyReceived}) {
                 const scenario::OracleOutcome o = scenario::run_oracle(seed, RecoveryPolicy::Acked, true, frontier);
-                if (!o.converged || o.end_phantoms > 0 || o.lagging || o.stalled || o.decode_errors > 0) violations += 1;
+                if (!o.converged || o.end_phantoms > 0 || o.lagging || o.stalled || o.decode_errors > 0)
+                    violations += 1;
                 worst = std::max(worst, static_cast<double>(o.converged_after));
             }
             if (seed <= seeds / 4 && scenario::draw_oracle_conditions(seed).link.loss >= 0.2f) {
@@ -221,8 +229,8 @@ void BM_DeltaMirrorApply(benchmark::State& state) {
 BENCHMARK(BM_DeltaMirrorApply);
 
 void BM_LossyLinkSendPoll(benchmark::State& state) {
-    LossyLink link({.seed = 1, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = 0.05f, .reorder = 0.02f,
-                    .duplicate = 0.01f});
+    LossyLink link(
+        {.seed = 1, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = 0.05f, .reorder = 0.02f, .duplicate = 0.01f});
     const std::vector<std::uint8_t> payload(300, 7);
     std::vector<std::uint8_t> out;
     double now = 0.0;

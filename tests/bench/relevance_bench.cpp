@@ -106,7 +106,9 @@ std::uint32_t hash_cell_key(std::int32_t x, std::int32_t y) {
     return (static_cast<std::uint32_t>(x) & 0xffffu) << 16 | (static_cast<std::uint32_t>(y) & 0xffffu);
 }
 
-std::int32_t hash_cell(float v) { return static_cast<std::int32_t>(std::floor(v / kMillionRadius)); }
+std::int32_t hash_cell(float v) {
+    return static_cast<std::int32_t>(std::floor(v / kMillionRadius));
+}
 
 HashGrid build_hash_grid(const std::vector<Vec2>& points) {
     HashGrid grid;
@@ -312,7 +314,7 @@ constexpr std::size_t kChurnQueries = 1000;
 struct Churn {
     scenario::World world;
     bool collapsed = false;
-    Vec2 lo, hi;                   // the box everyone bounces inside
+    Vec2 lo, hi;  // the box everyone bounces inside
     std::vector<Vec2> positions;
     std::vector<Vec2> velocities;  // world units per tick
 
@@ -328,7 +330,8 @@ struct Churn {
             if (collapsed) p += Vec2{rng.range(-1.4f, 1.4f), rng.range(-1.4f, 1.4f)};
             velocities.push_back(Vec2{rng.range(-1.0f, 1.0f), rng.range(-1.0f, 1.0f)} * (collapsed ? 0.05f : 1.0f));
         }
-        const auto movers = static_cast<std::size_t>(static_cast<double>(n) * static_cast<double>(moving_percent) / 100.0);
+        const auto movers =
+            static_cast<std::size_t>(static_cast<double>(n) * static_cast<double>(moving_percent) / 100.0);
         for (std::size_t i = movers; i < n; ++i) velocities[i] = Vec2{};
     }
     // One tick of motion, bouncing off the box.
@@ -337,8 +340,14 @@ struct Churn {
             Vec2& p = positions[i];
             Vec2& v = velocities[i];
             p += v;
-            if (p.x < lo.x || p.x > hi.x) { v.x = -v.x; p.x = std::clamp(p.x, lo.x, hi.x); }
-            if (p.y < lo.y || p.y > hi.y) { v.y = -v.y; p.y = std::clamp(p.y, lo.y, hi.y); }
+            if (p.x < lo.x || p.x > hi.x) {
+                v.x = -v.x;
+                p.x = std::clamp(p.x, lo.x, hi.x);
+            }
+            if (p.y < lo.y || p.y > hi.y) {
+                v.y = -v.y;
+                p.y = std::clamp(p.y, lo.y, hi.y);
+            }
         }
     }
 };
@@ -354,8 +363,10 @@ void fill_cross_link(CrossLink& cl, const scenario::World& world, const std::vec
     std::sort(order.begin(), order.end());
     for (std::size_t k = 0; k < order.size(); ++k) {
         const std::uint32_t id = order[k].second;
-        if (k == 0) cl.add(id, positions[id]);
-        else cl.add_near(id, positions[id], order[k - 1].second);
+        if (k == 0)
+            cl.add(id, positions[id]);
+        else
+            cl.add_near(id, positions[id], order[k - 1].second);
     }
 }
 
@@ -370,7 +381,8 @@ void BM_ChurnCrossLinkMoves(benchmark::State& state) {
         state.ResumeTiming();
         for (std::uint32_t i = 0; i < n; ++i) cl.move(i, churn.positions[i]);
     }
-    state.counters["moves_per_s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["moves_per_s"] =
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_ChurnGridRebuild(benchmark::State& state) {
@@ -383,7 +395,8 @@ void BM_ChurnGridRebuild(benchmark::State& state) {
         state.ResumeTiming();
         grid.build(churn.positions);
     }
-    state.counters["moves_per_s"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["moves_per_s"] =
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_ChurnCrossLinkQueries(benchmark::State& state) {
@@ -403,7 +416,8 @@ void BM_ChurnCrossLinkQueries(benchmark::State& state) {
         }
         benchmark::DoNotOptimize(found);
     }
-    state.counters["queries_per_s"] = benchmark::Counter(static_cast<double>(q), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["queries_per_s"] =
+        benchmark::Counter(static_cast<double>(q), benchmark::Counter::kIsIterationInvariantRate);
     state.counters["mean_found"] = static_cast<double>(found) / static_cast<double>(q);
 }
 
@@ -424,7 +438,8 @@ void BM_ChurnGridQueries(benchmark::State& state) {
         }
         benchmark::DoNotOptimize(found);
     }
-    state.counters["queries_per_s"] = benchmark::Counter(static_cast<double>(q), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["queries_per_s"] =
+        benchmark::Counter(static_cast<double>(q), benchmark::Counter::kIsIterationInvariantRate);
     state.counters["mean_found"] = static_cast<double>(found) / static_cast<double>(q);
 }
 
@@ -442,7 +457,8 @@ void BM_ChurnCrossLinkWatchers(benchmark::State& state) {
     const auto movers = static_cast<std::uint32_t>(n * static_cast<std::size_t>(state.range(2)) / 100);
     CrossLink cl({.id_limit = static_cast<std::uint32_t>(n)});
     fill_cross_link(cl, churn.world, churn.positions);
-    for (std::size_t k = 0; k < kWatchers; ++k) cl.watch(static_cast<std::uint32_t>(k * (n / kWatchers)), kWatchEnter, kWatchMargin);
+    for (std::size_t k = 0; k < kWatchers; ++k)
+        cl.watch(static_cast<std::uint32_t>(k * (n / kWatchers)), kWatchEnter, kWatchMargin);
     std::size_t events = 0;
     for (auto _ : state) {
         state.PauseTiming();
@@ -490,7 +506,8 @@ void BM_ChurnGridViews(benchmark::State& state) {
         warm = true;
     }
     state.counters["ticks_per_s"] = benchmark::Counter(1.0, benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["events_per_tick"] = static_cast<double>(events) / static_cast<double>(std::max<std::int64_t>(1, state.iterations() - 1));
+    state.counters["events_per_tick"] =
+        static_cast<double>(events) / static_cast<double>(std::max<std::int64_t>(1, state.iterations() - 1));
 }
 
 void churn_args(benchmark::internal::Benchmark* b) {

@@ -61,13 +61,16 @@ TEST(CrossLink, MatchesBruteForceForEveryLayoutSeedAndRadiusAcrossMoves) {
             std::vector<Vec2> points = scenario::make_points(layout, w, n, rng);
             CrossLink cl({.id_limit = static_cast<std::uint32_t>(n)});
             for (std::uint32_t i = 0; i < n; ++i) {
-                const CrossLinkStatus s = i > 0 && rng.chance(0.5f) ? cl.add_near(i, points[i], i - 1) : cl.add(i, points[i]);
+                const CrossLinkStatus s =
+                    i > 0 && rng.chance(0.5f) ? cl.add_near(i, points[i], i - 1) : cl.add(i, points[i]);
                 ASSERT_EQ(s, CrossLinkStatus::Ok);
             }
             for (int round = 0; round < 2; ++round) {
-                ASSERT_EQ(cl.validate_structure(), nullptr) << "layout " << scenario::layout_name(layout) << " seed " << seed;
+                ASSERT_EQ(cl.validate_structure(), nullptr)
+                    << "layout " << scenario::layout_name(layout) << " seed " << seed;
                 for (std::uint32_t i = 0; i < n; ++i) {
-                    const float radii[] = {0.0f, cell, 2.5f * cell, distance(points[i], points[static_cast<std::size_t>(rng.below(n))])};
+                    const float radii[] = {0.0f, cell, 2.5f * cell,
+                                           distance(points[i], points[static_cast<std::size_t>(rng.below(n))])};
                     for (const float r : radii) {
                         ASSERT_EQ(neighbors(cl, i, r), oracle_neighbors(points, i, r))
                             << "layout " << scenario::layout_name(layout) << " seed " << seed << " round " << round
@@ -103,9 +106,12 @@ struct ViewOracle {
             for (const auto& [e, p] : where) {
                 if (e == w) continue;
                 const bool in = watcher.view.count(e) != 0;
-                const bool keep = in ? within_radius(p, where[w], watcher.leave) : within_radius(p, where[w], watcher.enter);
-                if (keep) watcher.view.insert(e);
-                else watcher.view.erase(e);
+                const bool keep =
+                    in ? within_radius(p, where[w], watcher.leave) : within_radius(p, where[w], watcher.enter);
+                if (keep)
+                    watcher.view.insert(e);
+                else
+                    watcher.view.erase(e);
             }
         }
     }
@@ -166,7 +172,8 @@ TEST(CrossLink, WatcherViewsFollowTheHysteresisRuleForManySeeds) {
             for (const auto& [w, watcher] : oracle.watchers) {
                 const auto view = cl.view(w);
                 const std::vector<std::uint32_t> want(watcher.view.begin(), watcher.view.end());
-                ASSERT_EQ(sorted({view.begin(), view.end()}), want) << "seed " << seed << " op " << op << " watcher " << w;
+                ASSERT_EQ(sorted({view.begin(), view.end()}), want)
+                    << "seed " << seed << " op " << op << " watcher " << w;
                 ASSERT_EQ(std::vector<std::uint32_t>(mirror[w].begin(), mirror[w].end()), want)
                     << "seed " << seed << " op " << op << " watcher " << w << " (events)";
             }

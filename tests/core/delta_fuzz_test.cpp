@@ -14,7 +14,6 @@
 namespace vantage {
 namespace {
 
-
 Bytes valid_frame(XorShift& rng) {
     DeltaPlan p;
     p.seq = rng.below(std::uint64_t{1} << rng.below(40));
@@ -35,7 +34,8 @@ Bytes valid_frame(XorShift& rng) {
     }
     std::vector<Vec2> positions;
     if (!p.entered.empty() && rng.chance(0.5f)) {
-        for (std::size_t i = 0; i < p.entered.size(); ++i) positions.push_back({rng.range(-500, 500), rng.range(-500, 500)});
+        for (std::size_t i = 0; i < p.entered.size(); ++i)
+            positions.push_back({rng.range(-500, 500), rng.range(-500, 500)});
     }
     ByteWriter w;
     encode_delta_frame(w, p, positions);
@@ -49,7 +49,6 @@ Bytes valid_ack(XorShift& rng) {
     encode_ack(w, {.newest = newest, .mask = rng.next() & valid, .digest = rng.next()});
     return Bytes(w.bytes().begin(), w.bytes().end());
 }
-
 
 TEST(DeltaFuzz, FrameDecoderSurvivesARandomAndMutatedCorpus) {
     int accepted = 0, refused = 0;

@@ -31,7 +31,9 @@ DeltaPlan frame(std::uint64_t seq, bool full, std::vector<SlotKey> entered, std:
     return p;
 }
 
-int value_of(std::size_t i, SlotKey key) { return static_cast<int>(key.index * 100 + i); }
+int value_of(std::size_t i, SlotKey key) {
+    return static_cast<int>(key.index * 100 + i);
+}
 
 TEST(DeltaMirror, WhatTheServerSentIsWhatTheMirrorHolds) {
     DeltaMirror<int> m;
@@ -283,8 +285,9 @@ TEST(DeltaMirror, MatchesTheOrderedMapOracleOverReorderedFrames) {
             const int n = static_cast<int>(rng.below(12));
             std::map<std::uint32_t, bool> used;  // one mention per slot per frame
             for (int j = 0; j < n; ++j) {
-                const std::uint32_t index = rng.chance(0.2f) ? DeltaMirror<int>::kDenseSlots + static_cast<std::uint32_t>(rng.below(8))
-                                                             : static_cast<std::uint32_t>(rng.below(300));
+                const std::uint32_t index =
+                    rng.chance(0.2f) ? DeltaMirror<int>::kDenseSlots + static_cast<std::uint32_t>(rng.below(8))
+                                     : static_cast<std::uint32_t>(rng.below(300));
                 if (used[index]) continue;
                 used[index] = true;
                 const SlotKey k{index, static_cast<std::uint16_t>(rng.below(3))};
@@ -296,7 +299,8 @@ TEST(DeltaMirror, MatchesTheOrderedMapOracleOverReorderedFrames) {
         std::vector<std::size_t> order;
         for (std::size_t i = 0; i < frames.size(); ++i) {
             order.push_back(i);
-            if (rng.chance(0.15f)) order.push_back(static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(i + 1))));
+            if (rng.chance(0.15f))
+                order.push_back(static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(i + 1))));
         }
         for (std::size_t i = 1; i < order.size(); ++i) {
             if (rng.chance(0.2f)) std::swap(order[i - 1], order[i]);

@@ -2,8 +2,8 @@
 // The golden value is printed on failure so a deliberate change can re-pin it.
 #include <gtest/gtest.h>
 
-#include "vantage/bit_cast.hpp"
 #include <cstdio>
+#include "vantage/bit_cast.hpp"
 
 #include "vantage/random.hpp"
 #include "vantage/rate_meter.hpp"
@@ -26,7 +26,8 @@ std::uint64_t seeded_workload(std::uint64_t seed) {
         p += v * (1.0f / 60.0f);
         if (tick % 100 == 0) {
             h = mix64(h ^ vantage::bit_cast<std::uint64_t>(meter.per_sec()));
-            h = mix64(h ^ vantage::bit_cast<std::uint32_t>(p.x) ^ (std::uint64_t{vantage::bit_cast<std::uint32_t>(p.y)} << 32));
+            h = mix64(h ^ vantage::bit_cast<std::uint32_t>(p.x) ^
+                      (std::uint64_t{vantage::bit_cast<std::uint32_t>(p.y)} << 32));
             h = mix64(h ^ vantage::bit_cast<std::uint32_t>(p.normalize().length() + v.length()));
         }
     }

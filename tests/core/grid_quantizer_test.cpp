@@ -37,8 +37,8 @@ TEST(GridQuantizer, NonFinitePointsHaveNoCell) {
 TEST(GridQuantizer, HugeCoordinatesSaturateInsteadOfOverflowing) {
     const GridQuantizer q({0.0f, 0.0f}, 0.001f);
     const float big = std::numeric_limits<float>::max();
-    EXPECT_EQ(q.cell_of({big, -big}), (CellCoord{std::numeric_limits<std::int32_t>::max(),
-                                                  std::numeric_limits<std::int32_t>::min()}));
+    EXPECT_EQ(q.cell_of({big, -big}),
+              (CellCoord{std::numeric_limits<std::int32_t>::max(), std::numeric_limits<std::int32_t>::min()}));
 }
 
 TEST(GridQuantizer, CellsForRadiusRoundsUp) {

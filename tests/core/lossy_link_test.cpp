@@ -76,8 +76,14 @@ TEST(LossyLink, ThePayloadArrivesByteForByte) {
 }
 
 TEST(LossyLink, TheSameSeedReplaysTheSameRun) {
-    const LossyLinkOptions o{.seed = 99, .latency_ms = 40.0, .jitter_ms = 30.0, .loss = 0.2f, .burst_enter = 0.05f,
-                             .reorder = 0.1f, .duplicate = 0.1f, .rate_bytes_per_sec = 20000.0};
+    const LossyLinkOptions o{.seed = 99,
+                             .latency_ms = 40.0,
+                             .jitter_ms = 30.0,
+                             .loss = 0.2f,
+                             .burst_enter = 0.05f,
+                             .reorder = 0.1f,
+                             .duplicate = 0.1f,
+                             .rate_bytes_per_sec = 20000.0};
     LossyLink a(o), b(o);
     const auto first = run(a, 500, 5.0);
     EXPECT_EQ(first, run(b, 500, 5.0));
@@ -88,8 +94,13 @@ TEST(LossyLink, TheSameSeedReplaysTheSameRun) {
 }
 
 TEST(LossyLink, ARunIsPinnedByAGoldenChecksum) {
-    LossyLink link({.seed = 0x5EED, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = 0.1f, .burst_enter = 0.02f,
-                    .reorder = 0.05f, .duplicate = 0.05f});
+    LossyLink link({.seed = 0x5EED,
+                    .latency_ms = 30.0,
+                    .jitter_ms = 20.0,
+                    .loss = 0.1f,
+                    .burst_enter = 0.02f,
+                    .reorder = 0.05f,
+                    .duplicate = 0.05f});
     std::uint64_t sum = 0;
     for (std::uint32_t id : run(link, 1000, 4.0)) sum = mix64(sum ^ id);
     // Pinned so that a change to the model's draws is a visible decision.
@@ -124,8 +135,13 @@ TEST(LossyLink, BurstLossComesInRunsOfTheDocumentedMeanLength) {
 
 TEST(LossyLink, TheLossPatternDoesNotDependOnTheOtherKnobs) {
     LossyLink plain({.seed = 11, .loss = 0.3f, .burst_enter = 0.05f});
-    LossyLink busy({.seed = 11, .latency_ms = 80.0, .jitter_ms = 50.0, .loss = 0.3f, .burst_enter = 0.05f,
-                    .reorder = 0.3f, .duplicate = 0.2f});
+    LossyLink busy({.seed = 11,
+                    .latency_ms = 80.0,
+                    .jitter_ms = 50.0,
+                    .loss = 0.3f,
+                    .burst_enter = 0.05f,
+                    .reorder = 0.3f,
+                    .duplicate = 0.2f});
     for (int i = 0; i < 2000; ++i) {
         ASSERT_EQ(plain.send(i, packet(0)), busy.send(i, packet(0))) << "packet " << i;
     }
@@ -186,8 +202,14 @@ TEST(LossyLink, AFullQueueDropsWhatWouldWaitTooLong) {
 }
 
 TEST(LossyLink, TheCountersBalance) {
-    LossyLink link({.seed = 17, .latency_ms = 30.0, .jitter_ms = 10.0, .loss = 0.1f, .burst_enter = 0.03f,
-                    .duplicate = 0.1f, .rate_bytes_per_sec = 4000.0, .max_queue_ms = 50.0});
+    LossyLink link({.seed = 17,
+                    .latency_ms = 30.0,
+                    .jitter_ms = 10.0,
+                    .loss = 0.1f,
+                    .burst_enter = 0.03f,
+                    .duplicate = 0.1f,
+                    .rate_bytes_per_sec = 4000.0,
+                    .max_queue_ms = 50.0});
     for (int i = 0; i < 3000; ++i) link.send(i, packet(0, 16));
     Bytes out;
     while (link.poll(1e9, out)) {

@@ -90,7 +90,8 @@ TEST(Morton, KeysAreMonotoneInEachAxis) {
         const auto y = static_cast<std::uint16_t>(rng.below(0xffff));
         const auto dx = static_cast<std::uint16_t>(rng.below(static_cast<std::uint64_t>(0xffff - x) + 1));
         const auto dy = static_cast<std::uint16_t>(rng.below(static_cast<std::uint64_t>(0xffff - y) + 1));
-        ASSERT_LE(morton2_encode32(x, y), morton2_encode32(static_cast<std::uint16_t>(x + dx), static_cast<std::uint16_t>(y + dy)))
+        ASSERT_LE(morton2_encode32(x, y),
+                  morton2_encode32(static_cast<std::uint16_t>(x + dx), static_cast<std::uint16_t>(y + dy)))
             << "x=" << x << " y=" << y << " dx=" << dx << " dy=" << dy;
     }
 }
@@ -114,7 +115,8 @@ TEST(Morton, AnAlignedBlockIsOneContiguousKeyRange) {
 }
 
 TEST(Morton, ANeighbourInXIsCloserThanAFarCellInY) {
-    EXPECT_LT(morton2_encode64(11, 10) - morton2_encode64(10, 10), morton2_encode64(10, 1000) - morton2_encode64(10, 10));
+    EXPECT_LT(morton2_encode64(11, 10) - morton2_encode64(10, 10),
+              morton2_encode64(10, 1000) - morton2_encode64(10, 10));
 }
 
 TEST(Morton, GridKeysStayMonotoneAcrossZero) {

@@ -21,17 +21,22 @@ enum class Layout {
 
 inline const char* layout_name(Layout layout) {
     switch (layout) {
-        case Layout::Uniform: return "uniform";
-        case Layout::Clustered: return "clustered";
-        case Layout::OneSpot: return "one-spot";
-        case Layout::CellBoundaries: return "cell-boundaries";
-        case Layout::Negative: return "negative";
+        case Layout::Uniform:
+            return "uniform";
+        case Layout::Clustered:
+            return "clustered";
+        case Layout::OneSpot:
+            return "one-spot";
+        case Layout::CellBoundaries:
+            return "cell-boundaries";
+        case Layout::Negative:
+            return "negative";
     }
     return "?";
 }
 
-inline constexpr Layout kAllLayouts[] = {Layout::Uniform, Layout::Clustered, Layout::OneSpot,
-                                         Layout::CellBoundaries, Layout::Negative};
+inline constexpr Layout kAllLayouts[] = {Layout::Uniform, Layout::Clustered, Layout::OneSpot, Layout::CellBoundaries,
+                                         Layout::Negative};
 
 // A square world [origin, origin + extent]^2 binned with cells of cell_size.
 struct World {
@@ -59,7 +64,8 @@ inline std::vector<Vec2> make_points(Layout layout, const World& w, std::size_t 
         case Layout::Clustered: {
             const std::size_t clusters = 1 + n / 250;
             std::vector<Vec2> centres;
-            for (std::size_t c = 0; c < clusters; ++c) centres.push_back({rng.range(lo.x, hi.x), rng.range(lo.y, hi.y)});
+            for (std::size_t c = 0; c < clusters; ++c)
+                centres.push_back({rng.range(lo.x, hi.x), rng.range(lo.y, hi.y)});
             const float spread = 2.0f * w.cell_size;
             for (std::size_t i = 0; i < n; ++i) {
                 const Vec2 c = centres[static_cast<std::size_t>(rng.below(clusters))];
@@ -88,7 +94,8 @@ inline std::vector<Vec2> make_points(Layout layout, const World& w, std::size_t 
             const float margin = 0.25f * w.extent;
             for (std::size_t i = 0; i < n; ++i) {
                 if (rng.chance(0.1f)) {
-                    points.push_back({rng.range(lo.x - margin, hi.x + margin), rng.range(lo.y - margin, hi.y + margin)});
+                    points.push_back(
+                        {rng.range(lo.x - margin, hi.x + margin), rng.range(lo.y - margin, hi.y + margin)});
                 } else {
                     points.push_back({rng.range(lo.x, hi.x), rng.range(lo.y, hi.y)});
                 }

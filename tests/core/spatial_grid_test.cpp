@@ -91,7 +91,8 @@ TEST(SpatialGrid, MatchesBruteForceForEveryLayoutSeedAndRadius) {
             }
             // Centers that are not entities, including outside the area.
             for (int q = 0; q < 50; ++q) {
-                const Vec2 c = w.origin + Vec2{rng.range(-100.0f, w.extent + 100.0f), rng.range(-100.0f, w.extent + 100.0f)};
+                const Vec2 c =
+                    w.origin + Vec2{rng.range(-100.0f, w.extent + 100.0f), rng.range(-100.0f, w.extent + 100.0f)};
                 const float r = rng.range(0.0f, 3.0f * cell);
                 ASSERT_EQ(grid_query(grid, c, r), oracle_query(points, c, r))
                     << "layout " << scenario::layout_name(layout) << " seed " << seed << " query " << q;
@@ -113,7 +114,8 @@ TEST(SpatialGrid, ExactNearestMatchesBruteForce) {
                 const float r = rng.range(0.0f, 80.0f);
                 const auto want = brute_force_nearest(points, c, r);
                 const auto got = grid.nearest(c, r);
-                ASSERT_EQ(got.has_value(), want.has_value()) << "layout " << scenario::layout_name(layout) << " seed " << seed;
+                ASSERT_EQ(got.has_value(), want.has_value())
+                    << "layout " << scenario::layout_name(layout) << " seed " << seed;
                 if (!want) continue;
                 ASSERT_EQ(got->id, want->id) << "layout " << scenario::layout_name(layout) << " seed " << seed;
                 ASSERT_EQ(got->distance, want->distance);
@@ -225,7 +227,8 @@ TEST(SpatialGrid, NonFinitePointsAreRejectedAndNeverReturned) {
 
 TEST(SpatialGrid, PointsOutsideTheAreaAreClampedToEdgeCellsAndStillFoundExactly) {
     SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
-    const std::vector<Vec2> points = {{-50.0f, 5.0f}, {150.0f, 150.0f}, {50.0f, 50.0f}, {100.0f, 100.0f}, {-1e30f, 1e30f}};
+    const std::vector<Vec2> points = {
+        {-50.0f, 5.0f}, {150.0f, 150.0f}, {50.0f, 50.0f}, {100.0f, 100.0f}, {-1e30f, 1e30f}};
     const SpatialGridBuild built = grid.build(points);
     EXPECT_EQ(built.binned, 5u);
     EXPECT_EQ(built.clamped, 3u);  // (100, 100) is on the closed edge, not outside

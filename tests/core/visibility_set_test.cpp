@@ -11,7 +11,9 @@
 namespace vantage {
 namespace {
 
-std::vector<std::uint32_t> members(const VisibilitySet& s) { return {s.begin(), s.end()}; }
+std::vector<std::uint32_t> members(const VisibilitySet& s) {
+    return {s.begin(), s.end()};
+}
 
 TEST(VisibilitySet, InsertsAndContainsAcrossWords) {
     VisibilitySet s;
@@ -93,9 +95,15 @@ TEST(VisibilitySet, DiffReproducesSetDifferencesForManySeeds) {
         VisibilitySet sa, sb;
         const float density = rng.unit();
         for (std::uint32_t i = 0; i < limit_a; ++i)
-            if (rng.chance(density)) { a.insert(i); sa.insert(i); }
+            if (rng.chance(density)) {
+                a.insert(i);
+                sa.insert(i);
+            }
         for (std::uint32_t i = 0; i < limit_b; ++i)
-            if (rng.chance(density)) { b.insert(i); sb.insert(i); }
+            if (rng.chance(density)) {
+                b.insert(i);
+                sb.insert(i);
+            }
         std::vector<std::uint32_t> want_entered, want_left, entered, left;
         std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(want_entered));
         std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(want_left));

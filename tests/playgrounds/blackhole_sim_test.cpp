@@ -42,7 +42,9 @@ const BlackholeSim& shared_run(const char* key, const BlackholeSettings& setting
     return *slot;
 }
 
-const BlackholeSim& default_angle_run() { return shared_run("disc 0.5", small_world()); }
+const BlackholeSim& default_angle_run() {
+    return shared_run("disc 0.5", small_world());
+}
 
 const BlackholeSim& wide_point_run() {
     BlackholeSettings s = small_world();

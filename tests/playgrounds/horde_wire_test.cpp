@@ -15,7 +15,9 @@
 namespace vantage::play {
 namespace {
 
-std::uint64_t key(std::uint32_t index, std::uint16_t generation) { return SlotKey{index, generation}.encode(); }
+std::uint64_t key(std::uint32_t index, std::uint16_t generation) {
+    return SlotKey{index, generation}.encode();
+}
 
 struct Example {
     DeltaPlan plan;
@@ -32,7 +34,8 @@ struct Example {
     }
     std::vector<std::uint8_t> encode(HordePacketBytes* sizes = nullptr) const {
         ByteWriter w, scratch;
-        const HordePacketBytes s = encode_horde_packet(w, scratch, 1000, plan, entered_positions, players, samples, crowd);
+        const HordePacketBytes s =
+            encode_horde_packet(w, scratch, 1000, plan, entered_positions, players, samples, crowd);
         if (sizes) *sizes = s;
         return {w.bytes().begin(), w.bytes().end()};
     }
@@ -126,15 +129,22 @@ TEST(HordeWire, RandomMutationsNeverCrashAndAcceptedPacketsAreWellFormed) {
         for (int e = 0; e < edits; ++e) {
             const auto at = static_cast<std::size_t>(rng.below(bytes.size()));
             switch (rng.below(3)) {
-                case 0: bytes[at] = static_cast<std::uint8_t>(rng.next()); break;
-                case 1: bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at)); break;
-                default: bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at), static_cast<std::uint8_t>(rng.next()));
+                case 0:
+                    bytes[at] = static_cast<std::uint8_t>(rng.next());
+                    break;
+                case 1:
+                    bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(at));
+                    break;
+                default:
+                    bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(at),
+                                 static_cast<std::uint8_t>(rng.next()));
             }
             if (bytes.empty()) bytes.push_back(0);
         }
         if (decode_horde_packet(bytes, p) != WireError::None) continue;
         for (std::size_t s = 1; s < p.samples.size(); ++s) {
-            ASSERT_LT(SlotKey::decode(p.samples[s - 1].key)->index, SlotKey::decode(p.samples[s].key)->index) << "case " << i;
+            ASSERT_LT(SlotKey::decode(p.samples[s - 1].key)->index, SlotKey::decode(p.samples[s].key)->index)
+                << "case " << i;
         }
         for (const CrowdBlob& b : p.crowd) ASSERT_GT(b.count, 0u) << "case " << i;
         ASSERT_LE(p.players.size(), kMaxHordePlayers);
@@ -158,7 +168,8 @@ TEST(HordeRule, AChaseStepNeverOvershootsItsGoal) {
     for (int i = 0; i < 500; ++i) {
         const Vec2 from{rng.range(0, 3000), rng.range(0, 3000)};
         const Vec2 target{rng.range(0, 3000), rng.range(0, 3000)};
-        const std::uint64_t k = key(static_cast<std::uint32_t>(rng.below(5000)), static_cast<std::uint16_t>(rng.below(9)));
+        const std::uint64_t k =
+            key(static_cast<std::uint32_t>(rng.below(5000)), static_cast<std::uint16_t>(rng.below(9)));
         const float dt = rng.range(0.0f, 2.0f);
         const Vec2 goal = target + chase_offset(k);
         const Vec2 to = chase_step(from, k, target, dt);

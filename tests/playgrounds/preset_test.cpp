@@ -70,7 +70,8 @@ TEST(Presets, UnknownPresetIsRefusedWithTheNamesThatExist) {
 }
 
 TEST(PresetFile, MalformedLinesAreReportedWithTheirLineNumbers) {
-    const PresetFile f = parse_presets("title = orphan\n[Bad Name]\n[ok]\ntitle = Fine\nnonsense\nseconds = -3\ncolour = red\n");
+    const PresetFile f =
+        parse_presets("title = orphan\n[Bad Name]\n[ok]\ntitle = Fine\nnonsense\nseconds = -3\ncolour = red\n");
     ASSERT_EQ(f.presets.size(), 1u);
     EXPECT_EQ(f.presets[0].title, "Fine");
     ASSERT_EQ(f.errors.size(), 5u);

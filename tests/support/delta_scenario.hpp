@@ -118,7 +118,7 @@ struct DeltaLaneOptions {
     LossyLinkOptions down;  // server -> client
     LossyLinkOptions up;    // client -> server
     WireOptions wire;
-    bool send_positions = true;  // entered keys carry a quantized position
+    bool send_positions = true;      // entered keys carry a quantized position
     std::size_t truth_frames = 256;  // server sets remembered by sequence, for the oracle
 };
 

@@ -40,9 +40,7 @@ public:
     std::optional<std::pair<std::uint64_t, std::uint64_t>> encode() const;
 
     bool contains(std::uint64_t seq) const;
-    std::optional<std::uint64_t> newest() const {
-        return any_ ? std::optional<std::uint64_t>(newest_) : std::nullopt;
-    }
+    std::optional<std::uint64_t> newest() const { return any_ ? std::optional<std::uint64_t>(newest_) : std::nullopt; }
     std::uint64_t mask() const { return mask_; }
     // How many of the 65 sequences the window covers arrived (0 when empty).
     std::uint32_t received_in_window() const;

@@ -30,15 +30,15 @@ namespace vantage {
 
 enum class WireError : std::uint8_t {
     None,
-    Truncated,       // the message ended inside a value
-    BadVarint,       // longer than 10 bytes, overflows 64 bits, or not in its shortest form
-    OutOfRange,      // a value does not fit the field it is read into
-    NotAscending,    // a key list is not strictly ascending, or its gaps overflow 64 bits
-    TooMany,         // a count exceeds the caller's limit or the bytes left could hold
-    NotFinite,       // a NaN or infinity where a number is required
-    UnknownType,     // a message type byte no decoder knows
-    Malformed,       // a field combination the message's rules forbid
-    TrailingBytes,   // bytes left over after a complete message
+    Truncated,      // the message ended inside a value
+    BadVarint,      // longer than 10 bytes, overflows 64 bits, or not in its shortest form
+    OutOfRange,     // a value does not fit the field it is read into
+    NotAscending,   // a key list is not strictly ascending, or its gaps overflow 64 bits
+    TooMany,        // a count exceeds the caller's limit or the bytes left could hold
+    NotFinite,      // a NaN or infinity where a number is required
+    UnknownType,    // a message type byte no decoder knows
+    Malformed,      // a field combination the message's rules forbid
+    TrailingBytes,  // bytes left over after a complete message
 };
 
 // A short English name for logs and test messages.

@@ -51,9 +51,9 @@ struct LossyLinkOptions {
 
 // Counters since construction or reset(). Duplicated deliveries count as delivered.
 struct LinkCounters {
-    std::uint64_t packets_sent = 0;     // offered to send()
+    std::uint64_t packets_sent = 0;  // offered to send()
     std::uint64_t bytes_sent = 0;
-    std::uint64_t packets_lost = 0;     // lost by the random and burst model
+    std::uint64_t packets_lost = 0;  // lost by the random and burst model
     std::uint64_t bytes_lost = 0;
     std::uint64_t packets_dropped = 0;  // dropped by the bandwidth cap's full queue
     std::uint64_t bytes_dropped = 0;
@@ -63,9 +63,9 @@ struct LinkCounters {
 };
 
 enum class SendFate : std::uint8_t {
-    Scheduled,   // will be delivered (possibly twice)
-    Lost,        // lost by the random or burst model
-    Dropped,     // the bandwidth cap's queue was full
+    Scheduled,  // will be delivered (possibly twice)
+    Lost,       // lost by the random or burst model
+    Dropped,    // the bandwidth cap's queue was full
 };
 
 class LossyLink {

@@ -128,8 +128,7 @@ constexpr MortonCell2 morton2_decode64(std::uint64_t key) {
 
 // 3D, low 10 bits per axis, 32-bit key.
 constexpr std::uint32_t morton3_encode32(std::uint32_t x, std::uint32_t y, std::uint32_t z) {
-    return morton_detail::spread_by_2(x) | (morton_detail::spread_by_2(y) << 1) |
-           (morton_detail::spread_by_2(z) << 2);
+    return morton_detail::spread_by_2(x) | (morton_detail::spread_by_2(y) << 1) | (morton_detail::spread_by_2(z) << 2);
 }
 constexpr MortonCell3 morton3_decode32(std::uint32_t key) {
     return {morton_detail::compact_by_2(key), morton_detail::compact_by_2(key >> 1),

@@ -35,7 +35,9 @@ constexpr bool within_radius(Vec2 a, Vec2 b, float radius) {
 // How far along one axis a candidate may lie and still pass within_radius(): r plus a
 // relative and an absolute slack that cover rounding in the squared test (including
 // underflow of tiny squares). A band or window of this half-width never misses a match.
-constexpr float search_reach(float radius) { return radius * (1.0f + 1.0f / 65536.0f) + 1e-18f; }
+constexpr float search_reach(float radius) {
+    return radius * (1.0f + 1.0f / 65536.0f) + 1e-18f;
+}
 
 // A query's nearest answer: the id and its Euclidean distance (world units).
 struct NearestHit {

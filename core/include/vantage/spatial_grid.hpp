@@ -36,10 +36,10 @@
 namespace vantage {
 
 struct SpatialGridOptions {
-    Vec2 origin{0.0f, 0.0f};          // world units: minimum corner of the binned area
-    Vec2 extent{1024.0f, 1024.0f};    // world units, each > 0: width and height of the area
-    float cell_size = 64.0f;          // world units, > 0: about the usual query radius works well
-                                      // (a query reads at most (2 * ceil(r / cell) + 1)^2 cells)
+    Vec2 origin{0.0f, 0.0f};        // world units: minimum corner of the binned area
+    Vec2 extent{1024.0f, 1024.0f};  // world units, each > 0: width and height of the area
+    float cell_size = 64.0f;        // world units, > 0: about the usual query radius works well
+                                    // (a query reads at most (2 * ceil(r / cell) + 1)^2 cells)
 
     static constexpr std::uint64_t kMaxCells = std::uint64_t{1} << 26;  // 16 bytes each
 

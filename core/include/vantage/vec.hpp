@@ -25,9 +25,21 @@ struct Vec2 {
     constexpr Vec2 operator-() const { return {-x, -y}; }
     constexpr Vec2 operator*(float s) const { return {x * s, y * s}; }
     constexpr Vec2 operator/(float s) const { return {x / s, y / s}; }
-    constexpr Vec2& operator+=(Vec2 o) { x += o.x; y += o.y; return *this; }
-    constexpr Vec2& operator-=(Vec2 o) { x -= o.x; y -= o.y; return *this; }
-    constexpr Vec2& operator*=(float s) { x *= s; y *= s; return *this; }
+    constexpr Vec2& operator+=(Vec2 o) {
+        x += o.x;
+        y += o.y;
+        return *this;
+    }
+    constexpr Vec2& operator-=(Vec2 o) {
+        x -= o.x;
+        y -= o.y;
+        return *this;
+    }
+    constexpr Vec2& operator*=(float s) {
+        x *= s;
+        y *= s;
+        return *this;
+    }
     constexpr bool operator==(const Vec2&) const = default;
 
     constexpr float dot(Vec2 o) const { return x * o.x + y * o.y; }
@@ -41,8 +53,12 @@ struct Vec2 {
     bool is_finite() const { return std::isfinite(x) && std::isfinite(y); }
 };
 
-constexpr Vec2 operator*(float s, Vec2 v) { return v * s; }
-inline float distance(Vec2 a, Vec2 b) { return (a - b).length(); }
+constexpr Vec2 operator*(float s, Vec2 v) {
+    return v * s;
+}
+inline float distance(Vec2 a, Vec2 b) {
+    return (a - b).length();
+}
 
 struct Vec3 {
     float x = 0.0f;
@@ -60,9 +76,24 @@ struct Vec3 {
     constexpr Vec3 operator-() const { return {-x, -y, -z}; }
     constexpr Vec3 operator*(float s) const { return {x * s, y * s, z * s}; }
     constexpr Vec3 operator/(float s) const { return {x / s, y / s, z / s}; }
-    constexpr Vec3& operator+=(Vec3 o) { x += o.x; y += o.y; z += o.z; return *this; }
-    constexpr Vec3& operator-=(Vec3 o) { x -= o.x; y -= o.y; z -= o.z; return *this; }
-    constexpr Vec3& operator*=(float s) { x *= s; y *= s; z *= s; return *this; }
+    constexpr Vec3& operator+=(Vec3 o) {
+        x += o.x;
+        y += o.y;
+        z += o.z;
+        return *this;
+    }
+    constexpr Vec3& operator-=(Vec3 o) {
+        x -= o.x;
+        y -= o.y;
+        z -= o.z;
+        return *this;
+    }
+    constexpr Vec3& operator*=(float s) {
+        x *= s;
+        y *= s;
+        z *= s;
+        return *this;
+    }
     constexpr bool operator==(const Vec3&) const = default;
 
     constexpr float dot(Vec3 o) const { return x * o.x + y * o.y + z * o.z; }
@@ -75,7 +106,11 @@ struct Vec3 {
     bool is_finite() const { return std::isfinite(x) && std::isfinite(y) && std::isfinite(z); }
 };
 
-constexpr Vec3 operator*(float s, Vec3 v) { return v * s; }
-inline float distance(Vec3 a, Vec3 b) { return (a - b).length(); }
+constexpr Vec3 operator*(float s, Vec3 v) {
+    return v * s;
+}
+inline float distance(Vec3 a, Vec3 b) {
+    return (a - b).length();
+}
 
 }  // namespace vantage

@@ -69,9 +69,15 @@ public:
         using reference = std::uint32_t;
 
         Iterator() = default;
-        std::uint32_t operator*() const { return word_index_ * 64u + static_cast<std::uint32_t>(std::countr_zero(bits_)); }
+        std::uint32_t operator*() const {
+            return word_index_ * 64u + static_cast<std::uint32_t>(std::countr_zero(bits_));
+        }
         Iterator& operator++();
-        Iterator operator++(int) { Iterator old = *this; ++*this; return old; }
+        Iterator operator++(int) {
+            Iterator old = *this;
+            ++*this;
+            return old;
+        }
         bool operator==(const Iterator& o) const { return word_index_ == o.word_index_ && bits_ == o.bits_; }
 
     private:
