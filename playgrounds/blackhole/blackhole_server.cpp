@@ -7,6 +7,18 @@
 
 namespace vantage::play {
 
+const char* lane_name(LaneKind kind) {
+    switch (kind) {
+        case LaneKind::Full:
+            return "full";
+        case LaneKind::Culled:
+            return "culled";
+        case LaneKind::Aggregated:
+            return "aggregated";
+    }
+    return "?";
+}
+
 void build_field_tree(AggregateTree& tree, std::span<const WeightedPoint> sources) {
     constexpr Vec2 kArenaCenter{kArenaSize * 0.5f, kArenaSize * 0.5f};
     constexpr int kTreeDepth = 10;

@@ -23,6 +23,8 @@ namespace vantage::play {
 
 // A lane's strategy: which field a client is sent.
 enum class LaneKind { Full, Culled, Aggregated };
+// "full", "culled", "aggregated": a lane's meter prefix and a room's strategy setting.
+const char* lane_name(LaneKind kind);
 
 // What every subscriber of one send round shares (computed once per round by the world's owner).
 struct BlackholeRound {

@@ -9,18 +9,6 @@
 namespace vantage::play {
 namespace {
 
-const char* lane_name(LaneKind kind) {
-    switch (kind) {
-        case LaneKind::Full:
-            return "full";
-        case LaneKind::Culled:
-            return "culled";
-        case LaneKind::Aggregated:
-            return "aggregated";
-    }
-    return "?";
-}
-
 // Median, 90th percentile and worst of `v` (reordered in place).
 ErrorStats percentiles(std::vector<float>& v) {
     ErrorStats s;

@@ -26,18 +26,6 @@ bool page_only(std::string_view name) {
 }
 }  // namespace
 
-std::string_view strategy_name(LaneKind kind) {
-    switch (kind) {
-        case LaneKind::Full:
-            return "full";
-        case LaneKind::Culled:
-            return "culled";
-        case LaneKind::Aggregated:
-            return "aggregated";
-    }
-    return "?";
-}
-
 std::string BlackholeRoomOptions::validate() const {
     if (std::string e = RoomOptions::validate(static_cast<int>(kMaxHoles)); !e.empty()) return e;
     if (std::string e = settings.validate(); !e.empty()) return e;
@@ -59,7 +47,7 @@ std::string BlackholeRoomOptions::describe() const {
         out += (out.empty() ? "" : "&") + p.name + "=" + buf;
     }
     std::snprintf(buf, sizeof buf, "&seed=%llu&tick_hz=%d", static_cast<unsigned long long>(seed), tick_hz);
-    return out + "&strategy=" + std::string(strategy_name(strategy)) + buf;
+    return out + "&strategy=" + lane_name(strategy) + buf;
 }
 
 std::vector<std::string> apply_room_settings(BlackholeRoomOptions& options, std::string_view list) {
@@ -70,14 +58,13 @@ std::vector<std::string> apply_room_settings(BlackholeRoomOptions& options, std:
     for (const auto& [name, value] : split_settings(list, malformed)) {
         if (apply_room_key(options, name, value, errors)) continue;
         if (name == "strategy") {
-            if (value == "full")
-                options.strategy = LaneKind::Full;
-            else if (value == "culled")
-                options.strategy = LaneKind::Culled;
-            else if (value == "aggregated")
-                options.strategy = LaneKind::Aggregated;
-            else
-                errors.push_back("'strategy' is full, culled or aggregated (got '" + std::string(value) + "')");
+            bool known = false;
+            for (const LaneKind k : {LaneKind::Full, LaneKind::Culled, LaneKind::Aggregated}) {
+                if (value != lane_name(k)) continue;
+                options.strategy = k;
+                known = true;
+            }
+            if (!known) errors.push_back("'strategy' is full, culled or aggregated (got '" + std::string(value) + "')");
             continue;
         }
         if (name == "clients") {

@@ -35,7 +35,6 @@ struct BlackholeRoomOptions : RoomOptions {
 // Parses 'k=v&...' through the black-hole simulation's own declared settings plus the
 // room's keys and "strategy" (full, culled or aggregated). One message per refused part.
 std::vector<std::string> apply_room_settings(BlackholeRoomOptions& options, std::string_view list);
-std::string_view strategy_name(play::LaneKind kind);
 
 class BlackholeRoom final : public GameRoom {
 public:

@@ -46,7 +46,7 @@ std::string world_summary(const room::HordeRoomOptions& o) {
 }
 std::string world_summary(const room::BlackholeRoomOptions& o) {
     return std::to_string(o.settings.holes) + " holes, " + std::to_string(o.settings.pellets) + " pellets, " +
-           std::string(room::strategy_name(o.strategy)) + " field";
+           std::string(play::lane_name(o.strategy)) + " field";
 }
 
 struct ServeArgs {
