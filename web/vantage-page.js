@@ -85,6 +85,13 @@
       if (err) throw new Error(err);
       return true;
     };
+    // Presenter mode (lanes only, no sidebar or meter table). With no argument: read it.
+    api.presenter = (on) => {
+      if (on === undefined) return call('vantage_presenter', 'number', ['number'], [-1]) === 1;
+      return call('vantage_presenter', 'number', ['number'], [on ? 1 : 0]) === 1;
+    };
+    // The active playground's history as CSV (the page's "Export CSV").
+    api.historyCsv = () => call('vantage_history_csv', 'string');
     // The performance overlay's numbers: simulation ms per tick, frame ms, memory bytes.
     api.perf = () => JSON.parse(call('vantage_perf', 'string'));
     // Teacher console only: a command for the room (impair, strategy, preset, kick) with its

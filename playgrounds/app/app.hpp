@@ -28,16 +28,26 @@ struct App {
     SDL_Window* window = nullptr;
     std::vector<PlaygroundView> views;  // views[i] draws host.sim(i)
     Host host;
-    MeterHistory history;
+    MeterHistory history;  // a room's socket meters, in wall seconds
+    // One history per playground, in simulated seconds: kept across tab switches, started
+    // over when that playground's world is (Host::run: a restart, a seed, a preset).
+    struct SimHistory {
+        MeterHistory history;
+        std::uint64_t run = ~std::uint64_t{0};
+        double next_sample_s = 0.0;
+    };
+    std::vector<SimHistory> sim_histories;
     std::vector<Meter> meters;
     std::uint64_t last_counter = 0;  // SDL performance counter at the previous frame
     long frames_left = -1;           // -1: run until closed
     bool running = true;
-    double next_sample_s = 0.0;     // simulated time of the next history sample
+    double next_sample_s = 0.0;     // wall time of the room history's next sample
     std::size_t shown_tab = 0;      // the playground whose tab ImGui last drew
     std::string status;             // last rejected setting, shown in the context bar
     std::string screenshot;         // --screenshot: binary PPM of the last frame (desktop tests)
     float ui_scale = 1.0f;          // fonts and widgets, for projectors (0.75..2.5)
+    bool presenter = false;         // lanes only: no sidebar or meter table
+    std::string pending_png;        // "Save PNG": the file name, saved after this frame is drawn
     float pending_ui_scale = 0.0f;  // applied between frames (the font atlas is rebuilt)
     double link_copied_at = -1.0;   // wall seconds of the last "Copy link", for feedback
     double wall_s = 0.0;
@@ -58,7 +68,8 @@ struct App {
     bool applying_followed_link = false;  // a teacher's link is being applied (keeps the session)
 
 private:
-    explicit App(Playgrounds playgrounds) : views(std::move(playgrounds.views)), host(std::move(playgrounds.sims)) {}
+    explicit App(Playgrounds playgrounds)
+        : views(std::move(playgrounds.views)), host(std::move(playgrounds.sims)), sim_histories(host.count()) {}
 };
 
 // Re-reads the active playground's meters (after a setting changed or a tick ran outside
@@ -73,5 +84,7 @@ std::string app_url(const App& app);
 std::string app_state_json(const App& app);
 // The "Copy link" button: the active playground and every setting, onto the clipboard.
 void copy_link(App& app);
+// The active playground's history as CSV (what "Export CSV" saves).
+std::string history_csv(const App& app);
 
 }  // namespace vantage::play

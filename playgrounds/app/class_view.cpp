@@ -187,9 +187,12 @@ void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, fl
         phantoms.push_back({name.c_str(), h.phantoms, c});
         errors.push_back({name.c_str(), h.err_px, c});
     }
-    draw_plot("class_phantoms", phantoms, plot, "phantoms");
+    PlotAxes axes;
+    axes.unit = "phantoms, per seat";
+    draw_plot("class_phantoms", phantoms, plot, axes);
     ImGui::SameLine();
-    draw_plot("class_error", errors, plot, "px");
+    axes.unit = "render error, px";
+    draw_plot("class_error", errors, plot, axes);
     (void)ui_scale;
     ImGui::EndChild();
 }

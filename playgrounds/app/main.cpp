@@ -13,6 +13,7 @@
 #include <SDL.h>
 #include <SDL_opengl.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -83,6 +84,10 @@ std::vector<std::string> apply_link(App& app, std::string_view hash) {
     return errors;
 }
 
+std::string history_csv(const App& app) {
+    return app.sim_histories[app.host.active()].history.csv();
+}
+
 std::string app_url(const App& app) {
     if (app.room) return room_link_hash(app.room->link());
     return app.host.url() + (app.classroom ? class_link_suffix(app.classroom->link()) : "");
@@ -93,6 +98,8 @@ std::string app_state_json(const App& app) {
     if (!out.empty() && out.back() == '}') out.pop_back();
     out += ",\"room\":";
     out += app.room ? app.room->state_json() : std::string("{\"connected\":false,\"seat\":-1}");
+    out += ",\"presenter\":";
+    out += app.presenter ? "true" : "false";
     out += ",\"class\":";
     out += app.classroom ? app.classroom->state_json() : std::string("null");
     out += "}";
@@ -129,35 +136,44 @@ void draw_context_bar(App& app) {
     if (ImGui::Button("Step")) host.single_step();
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Restart")) {
-        host.restart();
-        app.history.clear();
-    }
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(160);
-    int hz = ctx.tick_hz;
-    if (ImGui::SliderInt("tick Hz", &hz, 10, 120)) host.set("tick_hz", std::to_string(hz));
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(120);
-    float speed = static_cast<float>(ctx.speed);
-    if (ImGui::SliderFloat("speed", &speed, 0.25f, 4.0f, "%.2fx")) host.set("speed", std::to_string(speed));
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(140);
-    char seed[32];
-    std::snprintf(seed, sizeof seed, "%llu", static_cast<unsigned long long>(ctx.seed));
-    if (ImGui::InputText("seed", seed, sizeof seed,
-                         ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_EnterReturnsTrue)) {
-        const std::string err = host.set("seed", seed);
-        app.status = err;
-        if (err.empty()) app.history.clear();
-    }
-    ImGui::SameLine();
-    ImGui::Text("t = %.1f s  tick %llu", host.current().time_s(), static_cast<unsigned long long>(host.ticks()));
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "| sim %.2f ms/tick  frame %.1f ms  memory %.0f MiB",
-                       app.sim_ms_per_tick, app.frame_ms, app.memory_bytes / 1048576.0);
-    if (!app.status.empty()) {
+    if (ImGui::Button("Restart")) host.restart();
+    if (!app.presenter) {  // presenter mode keeps the clock's buttons only
         ImGui::SameLine();
+        ImGui::SetNextItemWidth(em(7.0f));
+        int hz = ctx.tick_hz;
+        if (ImGui::SliderInt("tick Hz", &hz, 10, 120)) host.set("tick_hz", std::to_string(hz));
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(em(5.5f));
+        float speed = static_cast<float>(ctx.speed);
+        if (ImGui::SliderFloat("speed", &speed, 0.25f, 4.0f, "%.2fx")) host.set("speed", std::to_string(speed));
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(em(6.0f));
+        char seed[32];
+        std::snprintf(seed, sizeof seed, "%llu", static_cast<unsigned long long>(ctx.seed));
+        if (ImGui::InputText("seed", seed, sizeof seed,
+                             ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_EnterReturnsTrue)) {
+            const std::string err = host.set("seed", seed);
+            app.status = err;
+        }
+    }
+    char clock[64];
+    std::snprintf(clock, sizeof clock, "t = %.1f s  tick %llu", host.current().time_s(),
+                  static_cast<unsigned long long>(host.ticks()));
+    same_line_if_fits(ImGui::CalcTextSize(clock).x);
+    ImGui::TextUnformatted(clock);
+    // The performance overlay where it fits on the line; else on the clock's tooltip.
+    char perf[96];
+    std::snprintf(perf, sizeof perf, "| sim %.2f ms/tick  frame %.1f ms  memory %.0f MiB", app.sim_ms_per_tick,
+                  app.frame_ms, app.memory_bytes / 1048576.0);
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x >= ImGui::CalcTextSize(perf).x) {
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "%s", perf);
+    } else {
+        ImGui::NewLine();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", perf + 2);
+    }
+    if (!app.status.empty()) {
+        same_line_if_fits(ImGui::CalcTextSize(app.status.c_str()).x);
         ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", app.status.c_str());
     }
 }
@@ -198,13 +214,10 @@ void draw_workshop_bar(App& app) {
     const std::vector<Preset>& presets = host.presets();
     const Preset* active = host.active_preset();
     if (!presets.empty()) {
-        ImGui::SetNextItemWidth(330.0f * app.ui_scale);
+        ImGui::SetNextItemWidth(em(22.0f));
         if (ImGui::BeginCombo("preset", active ? active->title.c_str() : "(choose a scenario)")) {
             for (const Preset& p : presets) {
-                if (ImGui::Selectable(p.title.c_str(), active == &p)) {
-                    app.status = host.set("preset", p.name);
-                    app.history.clear();
-                }
+                if (ImGui::Selectable(p.title.c_str(), active == &p)) app.status = host.set("preset", p.name);
                 if (ImGui::IsItemHovered() && !p.look_for.empty()) ImGui::SetTooltip("%s", p.look_for.c_str());
             }
             ImGui::EndCombo();
@@ -216,22 +229,43 @@ void draw_workshop_bar(App& app) {
         ImGui::SameLine();
         ImGui::TextUnformatted("copied");
     }
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(140.0f * app.ui_scale);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    same_line_if_fits(em(5.5f) + style.ItemInnerSpacing.x + ImGui::CalcTextSize("UI scale").x);
+    ImGui::SetNextItemWidth(em(5.5f));
     float scale = app.ui_scale;
     if (ImGui::SliderFloat("UI scale", &scale, 0.75f, 2.5f, "%.2fx", ImGuiSliderFlags_AlwaysClamp))
         app.pending_ui_scale = scale;
+    same_line_if_fits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("presenter").x);
+    ImGui::Checkbox("presenter", &app.presenter);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("lanes only: hides the settings and the meter table");
+    same_line_if_fits(ImGui::CalcTextSize("Export CSV").x + 2 * style.FramePadding.x);
+    if (ImGui::Button("Export CSV")) {
+        const std::string name = std::string(host.current().name()) + "-history.csv";
+        const std::string where = platform::save_text(name, history_csv(app));
+        app.status = where.empty() ? "could not write " + name : "history saved: " + where;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("every meter of this run's history, one row per sample");
+    same_line_if_fits(ImGui::CalcTextSize("Save PNG").x + 2 * style.FramePadding.x);
+    if (ImGui::Button("Save PNG")) app.pending_png = std::string(host.current().name()) + ".png";
     if (active) {
-        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s:", active->title.c_str());
-        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", active->title.c_str());
         ImGui::TextWrapped("%s", active->look_for.c_str());
+        const Host::PresetRun run = host.preset_run();
         if (!active->check.empty()) {
-            const CheckResult r = evaluate_check(active->check, app.meters);
-            const bool settled = host.current().time_s() >= active->seconds;
-            const ImVec4 color = !settled  ? ImVec4(0.7f, 0.7f, 0.7f, 1.0f)
-                                 : r.holds ? ImVec4(0.4f, 0.9f, 0.5f, 1.0f)
-                                           : ImVec4(1.0f, 0.6f, 0.3f, 1.0f);
-            ImGui::TextColored(color, "finding%s: %s", settled ? "" : " (still settling)", r.text.c_str());
+            const Judgement& j = run.judgement;
+            if (j.verdict == Verdict::Pending && run.remaining_s > 0.0) {
+                // The countdown to the moment the preset is judged, then the frozen verdict.
+                ImGui::TextColored(ImVec4(0.7f, 0.7f, 0.7f, 1.0f), "verdict in %.0f s (at %.0f s of simulated time)",
+                                   std::ceil(run.remaining_s), active->seconds);
+            } else if (j.verdict == Verdict::Pending) {
+                ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "%s", j.text.c_str());
+            } else {
+                const ImVec4 color =
+                    j.verdict == Verdict::Holds ? ImVec4(0.4f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.6f, 0.3f, 1.0f);
+                ImGui::PushStyleColor(ImGuiCol_Text, color);
+                ImGui::TextWrapped("At %.0f s, %s", active->seconds, j.text.c_str());
+                ImGui::PopStyleColor();
+            }
         }
     }
 }
@@ -259,11 +293,13 @@ void draw_ui(App& app) {
             return;
         }
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(140.0f * app.ui_scale);
+        ImGui::SetNextItemWidth(em(5.5f));
         float scale = app.ui_scale;
         if (ImGui::SliderFloat("UI scale", &scale, 0.75f, 2.5f, "%.2fx", ImGuiSliderFlags_AlwaysClamp))
             app.pending_ui_scale = scale;
-        ViewContext v{app.host, app.history, app.meters};
+        ImGui::SameLine();
+        ImGui::Checkbox("presenter", &app.presenter);
+        ViewContext v{app.host, app.history, app.meters, app.presenter};
         draw_room_view(v, *app.room);
         ImGui::End();
         return;
@@ -296,11 +332,10 @@ void draw_ui(App& app) {
             if (!forced && i != app.host.active()) app.host.select(i);
             if (i == app.host.active()) {
                 if (app.shown_tab != i) {
-                    app.history.clear();
                     refresh_meters(app);
                     app.shown_tab = i;
                 }
-                ViewContext v{app.host, app.history, app.meters};
+                ViewContext v{app.host, app.sim_histories[i].history, app.meters, app.presenter};
                 app.views[i](v);
             }
             ImGui::EndTabItem();
@@ -355,7 +390,7 @@ bool frame(App& app) {
         app.meters.clear();
         app.room->meters(app.meters);
         if (app.wall_s >= app.next_sample_s || app.next_sample_s - app.wall_s > 1.0) {
-            app.history.record(app.meters);
+            app.history.record(app.meters, app.wall_s);
             app.next_sample_s = app.wall_s + 0.25;
         }
     }
@@ -387,12 +422,18 @@ bool frame(App& app) {
     if (!app.room && (ticks_run > 0 || app.meters.empty())) {
         refresh_meters(app);
         // History is sampled in simulated time (every 0.25 s), so a plot spans the same
-        // simulated minute whatever the frame rate or speed.
+        // simulated minute whatever the frame rate or speed; a new world starts a new one.
+        const std::size_t i = app.host.active();
+        App::SimHistory& h = app.sim_histories[i];
+        if (h.run != app.host.run(i)) {
+            h.history.clear();
+            h.run = app.host.run(i);
+            h.next_sample_s = 0.0;
+        }
         const double t = app.host.current().time_s();
-        if (t < app.next_sample_s - 1.0) app.next_sample_s = 0.0;  // restarted
-        if (t >= app.next_sample_s) {
-            app.history.record(app.meters);
-            app.next_sample_s = t + 0.25;
+        if (t >= h.next_sample_s) {
+            h.history.record(app.meters, t);
+            h.next_sample_s = t + 0.25;
         }
     }
 
@@ -407,6 +448,11 @@ bool frame(App& app) {
     glClearColor(0.07f, 0.08f, 0.10f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (!app.pending_png.empty()) {
+        app.status =
+            platform::save_png(app.pending_png) ? "saved " + app.pending_png : "could not save " + app.pending_png;
+        app.pending_png.clear();
+    }
     if (app.frames_left == 1 && !app.screenshot.empty()) save_screenshot(app.screenshot, w, h);
     SDL_GL_SwapWindow(app.window);
 

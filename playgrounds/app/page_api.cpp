@@ -87,6 +87,19 @@ const char* vantage_perf() {
     return out.c_str();
 }
 
+// Presenter mode (lanes only): 0 or 1 sets it, anything else only reads it. Returns it.
+int vantage_presenter(int on) {
+    if (on == 0 || on == 1) g_app->presenter = on == 1;
+    return g_app->presenter ? 1 : 0;
+}
+
+// The active playground's history as CSV, what "Export CSV" saves.
+const char* vantage_history_csv() {
+    static std::string out;
+    out = history_csv(*g_app);
+    return out.c_str();
+}
+
 // Empty string on success, otherwise why the scale was refused. Remembered per browser.
 const char* vantage_set_ui_scale(float scale) {
     if (!(scale >= 0.75f && scale <= 2.5f)) return "UI scale must be from 0.75 to 2.5";

@@ -31,6 +31,15 @@ double memory_bytes();
 // in window.vantageCopiedLink for the page's JS API).
 void copy_link(const std::string& url_hash);
 
+// Hands `text` to the user as a file called `name`: a download in the browser, a file in
+// the current directory natively. Returns where it went ("downloaded" or the path), or an
+// empty string with nothing written.
+std::string save_text(const std::string& name, const std::string& text);
+// The frame as a PNG: call it right after a frame is drawn, before the swap. A download of
+// the canvas in the browser; natively a file in the current directory (stb_image_write).
+// False when nothing could be written.
+bool save_png(const std::string& name);
+
 // The UI scale remembered from an earlier session (0.75..2.5), or 1. Only the browser
 // remembers (localStorage); the desktop starts at 1.
 float remembered_ui_scale();

@@ -3,8 +3,11 @@
 #include "app/platform.hpp"
 
 #include <SDL.h>
+#include <SDL_opengl.h>
+#include <stb_image_write.h>
 
 #include <cstdio>
+#include <vector>
 
 namespace vantage::play::platform {
 
@@ -31,6 +34,28 @@ double memory_bytes() {
 
 void copy_link(const std::string& url_hash) {
     SDL_SetClipboardText(url_hash.c_str());
+}
+
+std::string save_text(const std::string& name, const std::string& text) {
+    FILE* f = std::fopen(name.c_str(), "wb");
+    if (!f) return {};
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (std::fclose(f) != 0 || !ok) return {};
+    return name;
+}
+
+bool save_png(const std::string& name) {
+    GLint viewport[4] = {0, 0, 0, 0};
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    const int w = viewport[2], h = viewport[3];
+    if (w <= 0 || h <= 0) return false;
+    const std::size_t row = static_cast<std::size_t>(w) * 3;
+    std::vector<unsigned char> pixels(row * static_cast<std::size_t>(h));
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    // GL's rows run bottom-up; PNG's top-down: write from the last row with a negative stride.
+    return stbi_write_png(name.c_str(), w, h, 3, pixels.data() + row * static_cast<std::size_t>(h - 1),
+                          -static_cast<int>(row)) != 0;
 }
 
 float remembered_ui_scale() {

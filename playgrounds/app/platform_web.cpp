@@ -55,6 +55,41 @@ void copy_link(const std::string& url_hash) {
     }, url_hash.c_str());
 }
 
+std::string save_text(const std::string& name, const std::string& text) {
+    EM_ASM({
+        const blob = new Blob([UTF8ToString($1)], { type: 'text/csv' });
+        const a = document.createElement('a');
+        a.href = URL.createObjectURL(blob);
+        a.download = UTF8ToString($0);
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    }, name.c_str(), text.c_str());
+    return "downloaded";
+}
+
+bool save_png(const std::string& name) {
+    // Called right after the frame is drawn, before the browser composites it: the WebGL
+    // canvas still holds this frame, and toBlob snapshots it now.
+    EM_ASM({
+        const name = UTF8ToString($0);
+        const canvas = document.getElementById('canvas');
+        if (!canvas) return;
+        canvas.toBlob((blob) => {
+            if (!blob) return;
+            const a = document.createElement('a');
+            a.href = URL.createObjectURL(blob);
+            a.download = name;
+            document.body.appendChild(a);
+            a.click();
+            a.remove();
+            setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+        }, 'image/png');
+    }, name.c_str());
+    return true;
+}
+
 float remembered_ui_scale() {
     const double v = EM_ASM_DOUBLE({
         try { const v = parseFloat(localStorage.getItem('vantage.ui_scale')); return isFinite(v) ? v : 1; }

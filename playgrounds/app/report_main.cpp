@@ -138,8 +138,10 @@ int main(int argc, char** argv) {
     }
     if (preset && !preset->check.empty()) {
         const CheckResult r = evaluate_check(preset->check, meters);
-        std::printf("preset %s: %s\nfinding: %s\n", preset->name.c_str(), preset->title.c_str(), r.text.c_str());
-        return r.holds ? 0 : 1;
+        const Judgement j = judge(*preset, meters);
+        std::printf("preset %s: %s\nverdict: %s\ncheck: %s\n", preset->name.c_str(), preset->title.c_str(),
+                    j.text.c_str(), r.text.c_str());
+        return j.verdict == Verdict::Holds ? 0 : 1;
     }
     return 0;
 }

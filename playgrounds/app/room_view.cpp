@@ -78,15 +78,15 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
 
 void draw_room_view(ViewContext& v, RoomSession& session) {
     static bool autopilot_when_idle = true;
-    ImGui::BeginChild("room_controls", ImVec2(22.0f * ImGui::GetFontSize(), 0), true);
-    draw_sidebar(session, autopilot_when_idle);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (begin_sidebar(v, "room_controls")) {
+        draw_sidebar(session, autopilot_when_idle);
+        end_sidebar();
+    }
 
     ImGui::BeginChild("room_world", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float plots_h = std::max(90.0f, avail.y * 0.22f);
-    const float side = std::max(120.0f, std::min(avail.x, avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y));
+    const float plots_h = std::max(em(6.0f), avail.y * 0.22f);
+    const float side = std::max(em(6.0f), std::min(avail.x, avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y));
     const WorldView view =
         session.horde() ? draw_room_world(*session.horde(), side) : draw_room_world(*session.blackhole(), side);
     // A drag on the world steers toward the pointer (touch screens send it as a mouse drag).
@@ -104,11 +104,14 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
 
     const ImVec2 rest = ImGui::GetContentRegionAvail();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const ImVec2 plot((rest.x - 2 * gap) / 3.0f, std::max(60.0f, rest.y - 4));
+    const ImVec2 plot((rest.x - 2 * gap) / 3.0f, std::max(em(4.0f), rest.y - 4));
     auto one = [&](const char* id, const char* meter, const char* label, const char* unit) {
         std::vector<PlotSeries> series{{label, {}, IM_COL32(90, 200, 120, 255)}};
         v.history.values(meter, series.back().values);
-        draw_plot(id, series, plot, unit);
+        PlotAxes axes;  // wall seconds on this page; no settings of its own to mark
+        axes.unit = unit;
+        v.history.times(v.history.capacity(), axes.times);
+        draw_plot(id, series, plot, axes);
     };
     one("room_down", "room.down_kib_s", "down", "KiB/s");
     ImGui::SameLine();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 
 namespace vantage::play {
@@ -20,11 +21,42 @@ std::string number_text(double v, Param::Kind kind) {
 }
 }  // namespace
 
+float em(float n) {
+    return n * ImGui::GetFontSize();
+}
+
+bool begin_sidebar(const ViewContext& v, const char* id) {
+    if (v.presenter) return false;
+    const float width = std::min(em(19.0f), ImGui::GetMainViewport()->WorkSize.x * 0.27f);
+    ImGui::BeginChild(id, ImVec2(width, 0), true);
+    return true;
+}
+
+void same_line_if_fits(float width) {
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+void end_sidebar() {
+    ImGui::EndChild();
+    ImGui::SameLine();
+}
+
+namespace {
+std::string param_label(const Param& p) {
+    return p.unit.empty() ? p.label : p.label + " (" + p.unit + ")";
+}
+}  // namespace
+
 void draw_params(Host& host) {
+    // Sliders as wide as the longest label leaves room for: no label is cut.
+    float label_w = 0.0f;
+    for (const Param& p : host.current().params())
+        label_w = std::max(label_w, ImGui::CalcTextSize(param_label(p).c_str()).x);
+    const float avail = ImGui::GetContentRegionAvail().x;
+    ImGui::PushItemWidth(std::max(em(5.0f), avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x));
     for (const Param& p : host.current().params()) {
-        std::string label = p.label;
-        if (!p.unit.empty()) label += " (" + p.unit + ")";
-        label += "##" + p.name;
+        const std::string label = param_label(p) + "##" + p.name;
         const double current = p.get();
         const bool enabled = host.current().param_enabled(p.name);
         if (!enabled) ImGui::BeginDisabled();
@@ -56,6 +88,38 @@ void draw_params(Host& host) {
             ImGui::SetTooltip("%s", p.help.c_str());
         if (changed && next != current) host.set(p.name, number_text(next, p.kind));
     }
+    ImGui::PopItemWidth();
+}
+
+std::string format(const char* fmt, ...) {
+    char buf[256];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, args);
+    va_end(args);
+    return buf;
+}
+
+bool begin_readouts(const char* id) {
+    if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit)) return false;
+    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    return true;
+}
+
+void readout(const char* name, const char* help, const std::string& full, const std::string& brief, ImVec4 color) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "%s", name);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+    ImGui::TableNextColumn();
+    const bool fits = ImGui::CalcTextSize(full.c_str()).x <= ImGui::GetContentRegionAvail().x;
+    ImGui::TextColored(color, "%s", fits ? full.c_str() : brief.c_str());
+    if (!fits && ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", help, full.c_str());
+}
+
+void end_readouts() {
+    ImGui::EndTable();
 }
 
 double meter_value(const std::vector<Meter>& meters, const char* name) {
@@ -73,43 +137,140 @@ void draw_meter_table(const std::vector<Meter>& meters, const char* prefix) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(m.name.c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%.2f %s", m.value, m.unit.c_str());
+        // Counts as whole numbers, measurements with the digits they carry.
+        const double a = std::fabs(m.value);
+        const int decimals = m.value == std::floor(m.value) || a >= 1000.0 ? 0 : a >= 100.0 ? 1 : 2;
+        ImGui::Text("%.*f %s", decimals, m.value, m.unit.c_str());
     }
     ImGui::EndTable();
 }
 
-void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 size, const char* unit) {
-    ImGui::PushID(id);
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(20, 24, 32, 255));
+double nice_step(double span, int count) {
+    if (!(span > 0.0) || !std::isfinite(span) || count < 1) return 1.0;
+    const double raw = span / count;
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / power;
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * power;
+}
+
+std::string tick_label(double v, double step) {
+    const int decimals = step >= 1.0 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, std::fabs(v) < step * 1e-6 ? 0.0 : v);
+    return buf;
+}
+
+float series_top(const std::vector<PlotSeries>& series) {
     float top = 0.0f;
     for (const PlotSeries& s : series) {
         for (float v : s.values) {
             if (std::isfinite(v)) top = std::max(top, v);
         }
     }
-    top = top > 0.0f ? top * 1.1f : 1.0f;
-    for (const PlotSeries& s : series) {
-        const std::size_t n = s.values.size();
-        if (n < 2) continue;
-        for (std::size_t i = 1; i < n; ++i) {
-            const float x0 = origin.x + size.x * static_cast<float>(i - 1) / static_cast<float>(n - 1);
-            const float x1 = origin.x + size.x * static_cast<float>(i) / static_cast<float>(n - 1);
-            const float y0 = origin.y + size.y * (1.0f - s.values[i - 1] / top);
-            const float y1 = origin.y + size.y * (1.0f - s.values[i] / top);
-            dl->AddLine(ImVec2(x0, y0), ImVec2(x1, y1), s.color, 1.5f);
+    return top;
+}
+
+PlotAxes history_axes(const ViewContext& v, const char* unit, float y_top) {
+    PlotAxes axes;
+    axes.unit = unit;
+    axes.y_top = y_top;
+    v.history.times(v.history.capacity(), axes.times);
+    for (const Host::SettingChange& c : v.host.changes(v.host.active()))
+        axes.markers.push_back({static_cast<float>(c.t_s), c.name + " = " + c.value});
+    return axes;
+}
+
+void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 size, const PlotAxes& axes) {
+    ImGui::PushID(id);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    if (size.x <= 0) size.x = ImGui::GetContentRegionAvail().x;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 label_color = IM_COL32(170, 175, 185, 255);
+    const ImU32 grid_color = IM_COL32(70, 76, 90, 160);
+    dl->AddRectFilled(origin, ImVec2(origin.x + size.x, origin.y + size.y), IM_COL32(20, 24, 32, 255));
+    dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
+    const float line = ImGui::GetTextLineHeight();
+    const float pad = std::floor(line * 0.25f);
+
+    // The top: y's scale from zero, rounded up to a whole tick.
+    float top = axes.y_top > 0.0f ? axes.y_top : series_top(series);
+    if (!(top > 0.0f)) top = 1.0f;
+    const float data_h_guess = size.y - 2.0f * line - 4.0f * pad;
+    const double step = nice_step(top, std::clamp(static_cast<int>(data_h_guess / (line * 1.5f)), 1, 4));
+    const double y_max = step * std::ceil(top / step - 1e-9);
+
+    // Above the data: the unit on the left, the legend on the right.
+    dl->AddText(ImVec2(origin.x + pad, origin.y + pad), label_color, axes.unit.c_str());
+    float legend_x = origin.x + size.x - pad;
+    for (auto it = series.rbegin(); it != series.rend(); ++it) {
+        legend_x -= ImGui::CalcTextSize(it->label).x;
+        dl->AddText(ImVec2(legend_x, origin.y + pad), it->color, it->label);
+        legend_x -= line * 0.75f;
+    }
+    float left = 0.0f;
+    for (double y = 0.0; y <= y_max + step * 0.5; y += step)
+        left = std::max(left, ImGui::CalcTextSize(tick_label(y, step).c_str()).x);
+    const ImVec2 lo(origin.x + left + 2.0f * pad, origin.y + line + 2.0f * pad);      // data, top-left
+    const ImVec2 hi(origin.x + size.x - pad, origin.y + size.y - line - 2.0f * pad);  // data, bottom-right
+    if (hi.x - lo.x < 8.0f || hi.y - lo.y < 8.0f) {
+        dl->PopClipRect();
+        ImGui::Dummy(size);
+        ImGui::PopID();
+        return;
+    }
+    auto y_at = [&](double v) { return static_cast<float>(hi.y - (hi.y - lo.y) * (v / y_max)); };
+    for (double y = 0.0; y <= y_max + step * 0.5; y += step) {
+        const float py = y_at(y);
+        dl->AddLine(ImVec2(lo.x, py), ImVec2(hi.x, py), grid_color, y == 0.0 ? 1.5f : 1.0f);
+        const std::string text = tick_label(y, step);
+        dl->AddText(ImVec2(lo.x - pad - ImGui::CalcTextSize(text.c_str()).x, py - line * 0.5f), label_color,
+                    text.c_str());
+    }
+
+    // Time: the samples' own seconds when there are enough of them, else sample order.
+    const std::size_t n_times = axes.times.size();
+    const bool timed = n_times >= 2 && axes.times.back() > axes.times.front();
+    const double t0 = timed ? axes.times.front() : 0.0;
+    const double t1 = timed ? axes.times.back() : 1.0;
+    auto x_at = [&](double t) { return static_cast<float>(lo.x + (hi.x - lo.x) * ((t - t0) / (t1 - t0))); };
+    if (timed) {
+        const double tstep = nice_step(t1 - t0, std::max(2, static_cast<int>((hi.x - lo.x) / (line * 5.0f))));
+        for (double t = std::ceil(t0 / tstep) * tstep; t <= t1 + 1e-9; t += tstep) {
+            const float px = x_at(t);
+            dl->AddLine(ImVec2(px, hi.y), ImVec2(px, hi.y + pad), label_color);
+            const std::string text = tick_label(t, tstep) + " s";
+            const float w = ImGui::CalcTextSize(text.c_str()).x;
+            dl->AddText(ImVec2(std::clamp(px - w * 0.5f, lo.x, hi.x - w), hi.y + pad), label_color, text.c_str());
+        }
+        // Where a setting changed, with its name.
+        int row = 0;
+        for (const PlotMarker& m : axes.markers) {
+            if (m.t_s < t0 || m.t_s > t1) continue;
+            const float px = x_at(m.t_s);
+            dl->AddLine(ImVec2(px, lo.y), ImVec2(px, hi.y), IM_COL32(230, 230, 120, 150), 1.0f);
+            dl->AddText(ImVec2(px + pad, lo.y + static_cast<float>(row) * line), IM_COL32(230, 230, 120, 220),
+                        m.label.c_str());
+            row = (row + 1) % 2;
         }
     }
-    char scale[48];
-    std::snprintf(scale, sizeof scale, "%.3g %s", top, unit);
-    dl->AddText(ImVec2(origin.x + 4, origin.y + 2), IM_COL32(180, 180, 180, 255), scale);
-    float legend_x = origin.x + size.x;
-    for (auto it = series.rbegin(); it != series.rend(); ++it) {
-        legend_x -= ImGui::CalcTextSize(it->label).x + 12.0f;
-        dl->AddText(ImVec2(legend_x, origin.y + 2), it->color, it->label);
+    dl->PushClipRect(lo, hi, true);
+    for (const PlotSeries& s : series) {
+        const std::size_t n = timed ? std::min(s.values.size(), n_times) : s.values.size();
+        if (n < 2) continue;
+        const std::size_t first_value = s.values.size() - n;
+        const std::size_t first_time = n_times - n;
+        ImVec2 prev;
+        for (std::size_t i = 0; i < n; ++i) {
+            const float v = s.values[first_value + i];
+            const double t = timed ? axes.times[first_time + i] : static_cast<double>(i) / static_cast<double>(n - 1);
+            const ImVec2 p(timed ? x_at(t) : lo.x + (hi.x - lo.x) * static_cast<float>(t),
+                           y_at(std::isfinite(v) ? std::max(0.0, static_cast<double>(v)) : 0.0));
+            if (i > 0) dl->AddLine(prev, p, s.color, 1.5f);
+            prev = p;
+        }
     }
+    dl->PopClipRect();
+    dl->PopClipRect();
     ImGui::Dummy(size);
     ImGui::PopID();
 }

@@ -18,7 +18,20 @@ struct ViewContext {
     Host& host;
     const MeterHistory& history;
     std::vector<Meter> meters;  // the active simulation's meters this frame
+    bool presenter = false;     // presenter mode: no sidebar or meter table, larger lanes
 };
+
+// Every size a view lays out is in font units, so it follows the UI scale: em(1) is the
+// font's height in pixels.
+float em(float n = 1.0f);
+// The left column of a playground (its description, settings and meter table): 19 em wide,
+// at most 27% of the window. False in presenter mode, where the view skips its contents and
+// the lanes take the width. end_sidebar() only after a true begin, and it ends the line.
+bool begin_sidebar(const ViewContext& v, const char* id = "controls");
+void end_sidebar();
+// SameLine() when an item `width` pixels wide still fits on this line, else a new line: a
+// bar of controls wraps between items, never through one.
+void same_line_if_fits(float width);
 
 // Sliders and checkboxes for every Param of the active simulation; changes go through
 // Host::set so validation, restarts and the URL behave exactly as from the JS API.
@@ -27,6 +40,16 @@ void draw_params(Host& host);
 void draw_meter_table(const std::vector<Meter>& meters, const char* prefix = nullptr);
 // Reading of a meter by name (NaN if absent).
 double meter_value(const std::vector<Meter>& meters, const char* name);
+
+// A lane's readouts: a two-column table, a short name (its tooltip says what it measures)
+// and the value. A value that does not fit its column shows its brief form instead (the
+// tooltip then has the full one), so no number is ever wrapped or cut.
+bool begin_readouts(const char* id);
+void readout(const char* name, const char* help, const std::string& full, const std::string& brief,
+             ImVec4 color = ImVec4(0.85f, 0.85f, 0.85f, 1.0f));
+void end_readouts();
+// printf into a std::string (for readouts).
+std::string format(const char* fmt, ...) IM_FMTARGS(1);
 
 struct PlotSeries {
     const char* label;
@@ -37,8 +60,30 @@ struct PlotSeries {
 // field has the keyboard. Every view that steers reads the keys here.
 Vec2 held_keys_direction();
 
-// Several series on one set of axes, sharing a y range from 0 to the max seen.
-void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 size, const char* unit);
+// A setting changed by hand at simulated second `t_s`, marked on every plot of the run.
+struct PlotMarker {
+    float t_s = 0.0f;
+    std::string label;  // "loss = 25"
+};
+// The axes of a history plot: a time axis in seconds (the samples' own times), y from zero
+// with ticks in `unit`, optionally a top shared with the other plots of the same quantity.
+struct PlotAxes {
+    std::string unit;
+    std::vector<float> times;  // oldest first, one per sample (the series' newest values)
+    float y_top = 0.0f;        // > 0: the shared top; else the max of these series
+    std::vector<PlotMarker> markers;
+};
+// Axes for `v`'s history: its sample times and the setting changes of this run.
+PlotAxes history_axes(const ViewContext& v, const char* unit, float y_top = 0.0f);
+// The largest finite value of the series (0 if none): share it between plots of one quantity.
+float series_top(const std::vector<PlotSeries>& series);
+// Several series on one set of axes: legend and unit above the data, y ticks from zero on
+// the left, time ticks below, markers where a setting changed.
+void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 size, const PlotAxes& axes);
+// Round tick step for a span: 1, 2 or 5 times a power of ten, about `count` ticks.
+double nice_step(double span, int count);
+// A tick label: no exponents, as many decimals as the step needs ("0", "2.5", "6000").
+std::string tick_label(double v, double step);
 
 }  // namespace vantage::play
 

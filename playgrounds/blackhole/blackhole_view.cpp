@@ -93,29 +93,60 @@ void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, fl
     end_world_view(w);
 }
 
-void draw_lane_readouts(ViewContext& v, const BlackholeSim::Lane& lane) {
+constexpr int kReadoutRows = 5;
+
+// Shared tops: the same quantity on the same scale in every lane, so a taller line is a
+// larger number.
+struct LaneScales {
+    float kib = 0.0f;
+    float px = 0.0f;
+};
+
+void draw_lane_readouts(ViewContext& v, const BlackholeSim::Lane& lane, const LaneScales& scales, float plot_h) {
     auto m = [&](const char* meter) { return meter_value(v.meters, (lane.name + "." + meter).c_str()); };
-    ImGui::Text("%.1f KiB/s now, %.1f session", m("kib_s"), m("kib_s_lifetime"));
-    ImGui::Text("field %.2f KiB/s (%.0f%%), session %.2f", m("field_kib_s"), m("field_share_pct"),
-                m("field_kib_s_lifetime"));
-    ImGui::Text("pellet error %.1f / p90 %.0f / worst %.0f", m("error_median_px"), m("error_p90_px"),
-                m("error_worst_px"));
-    ImGui::Text("attractors %.1f, force evals %.2f M/s", m("attractors"), m("force_evals_m_s"));
-    ImGui::Text("your field: %.0f%% of the real pull", m("pull_pct"));
-    ImGui::Text("weight kept %.0f%%, field error %.1f%%", m("weight_pct"), m("field_error_pct"));
+    if (begin_readouts("readouts")) {
+        readout("sent", "bytes per second to this client now (and over the session)",
+                format("%.1f KiB/s (session %.1f)", m("kib_s"), m("kib_s_lifetime")), format("%.1f KiB/s", m("kib_s")));
+        readout("field", "the holes' share of those bytes",
+                format("%.2f KiB/s (%.0f%%)", m("field_kib_s"), m("field_share_pct")),
+                format("%.2f KiB/s", m("field_kib_s")));
+        readout("pellet error", "median, 90th percentile and worst distance of this client's pellets from the server's",
+                format("%.0f px (p90 %.0f, worst %.0f)", m("error_median_px"), m("error_p90_px"), m("error_worst_px")),
+                format("%.0f px", m("error_median_px")));
+        readout("attractors", "holes or stand-ins this client integrates, and force evaluations per second",
+                format("%.1f (%.2f M evals/s)", m("attractors"), m("force_evals_m_s")),
+                format("%.1f", m("attractors")));
+        readout("pull kept",
+                "the client's field as a share of the real pull, the holes' weight kept, the field's error",
+                format("%.0f%% (weight %.0f%%, error %.1f%%)", m("pull_pct"), m("weight_pct"), m("field_error_pct")),
+                format("%.0f%%", m("pull_pct")));
+        end_readouts();
+    }
     const float plot_w = ImGui::GetContentRegionAvail().x;
     std::vector<PlotSeries> bw(2);
-    bw[0] = {"KiB/s", {}, IM_COL32(120, 200, 255, 255)};
+    bw[0] = {"all", {}, IM_COL32(120, 200, 255, 255)};
     bw[1] = {"field", {}, IM_COL32(200, 140, 255, 255)};
     v.history.values(lane.name + ".kib_s", bw[0].values);
     v.history.values(lane.name + ".field_kib_s", bw[1].values);
-    draw_plot((lane.name + "bw").c_str(), bw, ImVec2(plot_w, 70.0f), "KiB/s");
+    draw_plot((lane.name + "bw").c_str(), bw, ImVec2(plot_w, plot_h), history_axes(v, "sent, KiB/s", scales.kib));
     std::vector<PlotSeries> err(2);
     err[0] = {"median", {}, IM_COL32(250, 210, 120, 255)};
     err[1] = {"p90", {}, IM_COL32(240, 120, 80, 255)};
     v.history.values(lane.name + ".error_median_px", err[0].values);
     v.history.values(lane.name + ".error_p90_px", err[1].values);
-    draw_plot((lane.name + "err").c_str(), err, ImVec2(plot_w, 70.0f), "px");
+    draw_plot((lane.name + "err").c_str(), err, ImVec2(plot_w, plot_h), history_axes(v, "pellet error, px", scales.px));
+}
+
+LaneScales lane_scales(const ViewContext& v, const std::vector<BlackholeSim::Lane>& lanes) {
+    LaneScales s;
+    std::vector<PlotSeries> one(1);
+    for (const BlackholeSim::Lane& lane : lanes) {
+        v.history.values(lane.name + ".kib_s", one[0].values);
+        s.kib = std::max(s.kib, series_top(one));
+        v.history.values(lane.name + ".error_p90_px", one[0].values);
+        s.px = std::max(s.px, series_top(one));
+    }
+    return s;
 }
 
 const char* lane_title(LaneKind kind) {
@@ -135,34 +166,38 @@ const char* lane_title(LaneKind kind) {
 void draw_view(ViewContext& v, BlackholeSim& sim) {
     steer_from_keys(v, sim);
 
-    ImGui::BeginChild("controls", ImVec2(360, 0), true);
-    ImGui::TextWrapped(
-        "Send the field, not the particles. Every client integrates the pellets itself from the holes it was "
-        "sent. Culling distant holes drops an input of that physics; aggregation keeps their pull as a few "
-        "stand-ins (blue rings, labelled with their weight). Purple: the holes a client holds; grey: the true "
-        "holes; faint dots: the server's pellets; green: your hole and its view.");
-    ImGui::TextWrapped("Steer hole 0 with WASD or the arrows (turns the autopilot off).");
-    ImGui::Separator();
-    draw_params(v.host);
-    ImGui::Separator();
-    ImGui::Text("holes alive %.0f, your mass %.0f, swallowed %.0f", meter_value(v.meters, "holes_alive"),
-                meter_value(v.meters, "player_mass"), meter_value(v.meters, "swallowed"));
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (begin_sidebar(v)) {
+        ImGui::TextWrapped(
+            "Send the field, not the particles. Every client integrates the pellets itself from the holes it was "
+            "sent. Culling distant holes drops an input of that physics; aggregation keeps their pull as a few "
+            "stand-ins (blue rings, labelled with their weight). Purple: the holes a client holds; grey: the true "
+            "holes; faint dots: the server's pellets; green: your hole and its view.");
+        ImGui::TextWrapped("Steer hole 0 with WASD or the arrows (turns the autopilot off).");
+        ImGui::Separator();
+        draw_params(v.host);
+        ImGui::Separator();
+        ImGui::TextWrapped("holes alive %.0f, your mass %.0f, swallowed %.0f", meter_value(v.meters, "holes_alive"),
+                           meter_value(v.meters, "player_mass"), meter_value(v.meters, "swallowed"));
+        end_sidebar();
+    }
 
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
     const std::vector<BlackholeSim::Lane>& lanes = sim.lanes();
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float col_w = (ImGui::GetContentRegionAvail().x - spacing * static_cast<float>(lanes.size() - 1)) /
                         static_cast<float>(lanes.size());
-    const float text_h = ImGui::GetTextLineHeightWithSpacing();
-    const float side = std::max(120.0f, std::min(col_w, ImGui::GetContentRegionAvail().y - 7.0f * text_h - 150.0f));
+    // Font units: the title, the readouts and two plots of 6 em each fit under the world.
+    const float row_h = ImGui::GetTextLineHeightWithSpacing();
+    const float plot_h = em(6.0f);
+    const float below = row_h * (kReadoutRows + 2) + 2.0f * (plot_h + ImGui::GetStyle().ItemSpacing.y);
+    const float side = std::max(em(6.0f), std::min(col_w, ImGui::GetContentRegionAvail().y - below));
+    const LaneScales scales = lane_scales(v, lanes);
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         if (i > 0) ImGui::SameLine();
         ImGui::BeginChild(lanes[i].name.c_str(), ImVec2(col_w, 0), false);
         ImGui::Text("%s", lane_title(lanes[i].kind));
         draw_lane_world(sim, lanes[i], side);
-        draw_lane_readouts(v, lanes[i]);
+        draw_lane_readouts(v, lanes[i], scales, plot_h);
         ImGui::EndChild();
     }
     ImGui::EndChild();

@@ -1,5 +1,6 @@
 #include "host.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -85,7 +86,13 @@ void append_json_number(std::string& out, double v) {
 }
 
 Host::Host(std::vector<std::unique_ptr<Simulation>> sims)
-    : sims_(std::move(sims)), presets_(sims_.size()), defaults_(sims_.size()), active_preset_(sims_.size()) {
+    : sims_(std::move(sims)),
+      presets_(sims_.size()),
+      defaults_(sims_.size()),
+      active_preset_(sims_.size()),
+      judgements_(sims_.size()),
+      runs_(sims_.size(), 0),
+      changes_(sims_.size()) {
     for (std::size_t i = 0; i < sims_.size(); ++i) {
         for (const Param& p : sims_[i]->params()) defaults_[i].push_back(p.get());
     }
@@ -116,6 +123,10 @@ std::string Host::apply_preset(std::string_view name) {
         applying_preset_ = false;
         if (!errors.empty()) return "preset '" + p.name + "' is broken: " + errors.front();
         active_preset_[active_] = p.name;
+        // A self-contained run: a fresh world from the seed, the verdict pending again.
+        reset_sim(active_);
+        carry_s_ = 0.0;
+        ticks_ = 0;
         return {};
     }
     std::string names;
@@ -146,6 +157,7 @@ int Host::advance(double wall_dt_s, int max_ticks) {
         carry_s_ -= dt;
         ++ran;
         ++ticks_;
+        judge_preset();
     }
     if (ran == max_ticks) carry_s_ = 0.0;  // drop the backlog rather than spiral
     return ran;
@@ -154,12 +166,42 @@ int Host::advance(double wall_dt_s, int max_ticks) {
 void Host::single_step() {
     current().step(1.0 / ctx_.tick_hz);
     ++ticks_;
+    judge_preset();
 }
 
 void Host::restart() {
-    for (auto& s : sims_) s->reset(ctx_.seed);
+    for (std::size_t i = 0; i < sims_.size(); ++i) reset_sim(i);
     carry_s_ = 0.0;
     ticks_ = 0;
+}
+
+void Host::reset_sim(std::size_t index) {
+    sims_[index]->reset(ctx_.seed);
+    judgements_[index] = {};
+    ++runs_[index];
+    changes_[index].clear();
+}
+
+void Host::judge_preset() {
+    if (judgements_[active_].verdict != Verdict::Pending) return;
+    const Preset* p = active_preset();
+    if (!p || p->check.empty() || current().time_s() + 1e-9 < p->seconds) return;
+    std::vector<Meter> meters;
+    current().meters(meters);
+    judgements_[active_] = judge(*p, meters);
+}
+
+Host::PresetRun Host::preset_run() const {
+    PresetRun r;
+    r.preset = active_preset();
+    if (!r.preset) return r;
+    r.remaining_s = r.preset->seconds - current().time_s();
+    if (r.remaining_s < 1e-9) r.remaining_s = 0.0;  // the clock is a sum of ticks: 40 s is 40 +- 1e-12
+    r.judgement = judgements_[active_];
+    if (r.judgement.verdict == Verdict::Pending && r.judgement.text.empty())
+        r.judgement.text = r.preset->check.empty() ? "this preset claims no finding"
+                                                   : "judged at " + plain_number(r.preset->seconds) + " s";
+    return r;
 }
 
 std::string set_param(Simulation& sim, std::string_view name, std::string_view value) {
@@ -218,7 +260,11 @@ std::string Host::set_param(Simulation& s, std::string_view name, std::string_vi
     }
     const double before = param ? param->get() : 0.0;
     std::string err = vantage::play::set_param(s, name, value);
-    if (err.empty() && param->restart && param->get() != before) s.reset(ctx_.seed);
+    if (err.empty() && param->restart && param->get() != before) {
+        for (std::size_t i = 0; i < sims_.size(); ++i) {
+            if (sims_[i].get() == &s) reset_sim(i);
+        }
+    }
     return err;
 }
 
@@ -230,7 +276,20 @@ std::string Host::set(std::string_view name, std::string_view value) {
     const std::string before = url();
     const std::size_t was = active_;
     std::string err = set_value(name, value);
-    if (err.empty() && (active_ != was || url() != before)) active_preset_[active_].clear();
+    if (err.empty() && (active_ != was || url() != before)) {
+        active_preset_[active_].clear();
+        judgements_[active_] = {};
+        if (active_ == was && name != "seed") {
+            std::vector<SettingChange>& log = changes_[active_];
+            const double t = current().time_s();
+            if (!log.empty() && log.back().name == name && t - log.back().t_s < 1.0) {
+                log.back().value = std::string(value);
+            } else {
+                if (log.size() >= 64) log.erase(log.begin());
+                log.push_back({t, std::string(name), std::string(value)});
+            }
+        }
+    }
     return err;
 }
 
@@ -305,6 +364,11 @@ std::vector<std::string> Host::apply_settings(std::string_view list) {
     for (int pass = 0; pass < 3; ++pass) {
         for (const auto& [key, value] : pairs) {
             if (rank(key) != pass) continue;
+            // A link naming the preset already running keeps its run (a follower re-applies
+            // the teacher's link on every change); the menu and set("preset") restart it.
+            if (key == "preset" && !active_preset_[active_].empty() && value == active_preset_[active_]) continue;
+            // Likewise the seed it already runs on: a link describes a world, it does not restart one.
+            if (key == "seed" && value == format_number(static_cast<double>(ctx_.seed))) continue;
             const std::string err = set(key, value);
             if (!err.empty()) errors.push_back("bad URL parameter '" + std::string(key) + "': " + err);
         }
@@ -364,7 +428,23 @@ std::string Host::state_json() const {
     std::snprintf(sum, sizeof sum, "%016llx", static_cast<unsigned long long>(s.checksum()));
     out += "},\"checksum\":\"";
     out += sum;
-    out += "\"}";
+    out += "\",\"preset\":";
+    const PresetRun run = preset_run();
+    if (!run.preset) {
+        out += "null}";
+        return out;
+    }
+    out += "{\"name\":";
+    append_json_string(out, run.preset->name);
+    out += ",\"title\":";
+    append_json_string(out, run.preset->title);
+    out += ",\"remaining_s\":";
+    append_json_number(out, run.remaining_s);
+    out += ",\"verdict\":";
+    append_json_string(out, to_string(run.judgement.verdict));
+    out += ",\"text\":";
+    append_json_string(out, run.judgement.text);
+    out += "}}";
     return out;
 }
 

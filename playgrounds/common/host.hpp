@@ -43,8 +43,11 @@ public:
     int advance(double wall_dt_s, int max_ticks = 8);
     // One tick now, paused or not.
     void single_step();
-    // Resets every simulation from the context's seed.
+    // Resets every simulation from the context's seed (an active preset's run starts over).
     void restart();
+    // Counts the resets of playground `index`: a new value means a new world, so its history
+    // belongs to a run that is gone.
+    std::uint64_t run(std::size_t index) const { return runs_[index]; }
 
     // "#name/key=value&key=value" (the leading '#' optional). Applies what is valid; returns
     // one message per rejected part.
@@ -55,11 +58,22 @@ public:
     // setting of the active playground from text. Empty string on success, else the reason.
     std::string set(std::string_view name, std::string_view value);
     // {"playground":..., "tick":..., "time_s":..., "paused":..., "seed":..., "settings":{...},
-    //  "meters":{...}, "checksum":"..."}
+    //  "meters":{...}, "checksum":"...", "preset": null or {"name":..., "title":...,
+    //  "remaining_s":..., "verdict": "pending" | "holds" | "does not hold", "text":...}}
     std::string state_json() const;
     // [{"name":..., "title":...}, ...]
     std::string playgrounds_json() const;
     std::uint64_t ticks() const { return ticks_; }
+
+    // The settings changed by hand in playground `index`'s current run, at the simulated
+    // second they changed: the plots mark them. A drag of one slider within a second is one
+    // change (its last value). A new run starts a new list; at most 64 are kept.
+    struct SettingChange {
+        double t_s = 0.0;
+        std::string name;
+        std::string value;  // as set: "25"
+    };
+    const std::vector<SettingChange>& changes(std::size_t index) const { return changes_[index]; }
 
     // Presets of playground `index` (see preset.hpp). "preset" then works as a setting.
     void set_presets(std::size_t index, std::vector<Preset> presets);
@@ -67,6 +81,15 @@ public:
     // The preset last applied to the active playground, while nothing has been changed
     // since (else nullptr).
     const Preset* active_preset() const;
+    // The active preset's run: simulated seconds left until its moment, and the verdict,
+    // judged once at that moment and frozen until the run restarts. `preset` is null when no
+    // preset is active.
+    struct PresetRun {
+        const Preset* preset = nullptr;
+        double remaining_s = 0.0;
+        Judgement judgement;
+    };
+    PresetRun preset_run() const;
 
 private:
     // "key=value&key=value": preset first, then the context (seed may restart), then the
@@ -75,13 +98,19 @@ private:
     std::string apply_preset(std::string_view name);
     std::string set_value(std::string_view name, std::string_view value);
     std::string set_param(Simulation& s, std::string_view name, std::string_view value);
+    void reset_sim(std::size_t index);
+    // Freezes the active preset's verdict once its moment has come.
+    void judge_preset();
 
     std::vector<std::unique_ptr<Simulation>> sims_;
     std::size_t active_ = 0;
     Context ctx_;
-    std::vector<std::vector<Preset>> presets_;   // per simulation
-    std::vector<std::vector<double>> defaults_;  // per simulation: each Param's value at start
-    std::vector<std::string> active_preset_;     // per simulation; empty when none
+    std::vector<std::vector<Preset>> presets_;         // per simulation
+    std::vector<std::vector<double>> defaults_;        // per simulation: each Param's value at start
+    std::vector<std::string> active_preset_;           // per simulation; empty when none
+    std::vector<Judgement> judgements_;                // per simulation: the active preset's verdict
+    std::vector<std::uint64_t> runs_;                  // per simulation: resets so far
+    std::vector<std::vector<SettingChange>> changes_;  // per simulation, this run's
     bool applying_preset_ = false;
     double carry_s_ = 0.0;
     std::uint64_t ticks_ = 0;

@@ -1,5 +1,6 @@
 #include "common/preset.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -79,6 +80,8 @@ PresetFile parse_presets(std::string_view text) {
             p.settings = value;
         else if (key == "check")
             p.check = value;
+        else if (key == "verdict")
+            p.verdict = value;
         else if (key == "seconds") {
             double s = 0;
             if (!parse_value(value, s) || s <= 0 || s > 3600)
@@ -91,6 +94,8 @@ PresetFile parse_presets(std::string_view text) {
     }
     for (const Preset& p : out.presets) {
         if (p.title.empty()) out.errors.push_back("preset '" + p.name + "' has no title");
+        if (!p.check.empty() && p.verdict.empty())
+            out.errors.push_back("preset '" + p.name + "' has a check but no verdict sentence");
     }
     return out;
 }
@@ -115,6 +120,16 @@ std::vector<std::string> load_all_presets(Host& host, const std::string& dir) {
 }
 
 CheckResult evaluate_check(std::string_view check, const std::vector<Meter>& meters) {
+    // "A and B and ...": every part must hold.
+    if (const std::size_t at = check.find(" and "); at != std::string_view::npos) {
+        CheckResult first = evaluate_check(check.substr(0, at), meters);
+        const CheckResult rest = evaluate_check(check.substr(at + 5), meters);
+        if (!first.valid) return first;
+        if (!rest.valid) return rest;
+        first.holds = first.holds && rest.holds;
+        first.text += "; " + rest.text;
+        return first;
+    }
     CheckResult r;
     std::istringstream in{std::string(check)};
     std::string lhs, op, a, star, b;
@@ -153,6 +168,85 @@ CheckResult evaluate_check(std::string_view check, const std::vector<Meter>& met
     r.holds = op == "<" ? v < rhs : op == "<=" ? v <= rhs : op == ">" ? v > rhs : v >= rhs;
     r.text = lhs + " = " + num(v) + " " + op + " " + rhs_text + ": " + (r.holds ? "holds" : "does NOT hold");
     return r;
+}
+
+std::string_view to_string(Verdict v) {
+    switch (v) {
+        case Verdict::Pending:
+            return "pending";
+        case Verdict::Holds:
+            return "holds";
+        case Verdict::DoesNotHold:
+            return "does not hold";
+    }
+    return "pending";
+}
+
+std::string plain_number(double v) {
+    if (!std::isfinite(v)) return "n/a";
+    char buf[48];
+    const double a = std::fabs(v);
+    if (a >= 10.0 || v == std::floor(v)) {
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        // Thousands separated from 10,000 on: 2,248,500 operations, not 2248500.
+        std::string digits(buf);
+        const std::size_t sign = digits[0] == '-' ? 1 : 0;
+        if (digits.size() - sign > 4) {
+            for (std::size_t at = digits.size(); at > sign + 3; at -= 3) digits.insert(at - 3, ",");
+        }
+        return digits;
+    } else if (a >= 1.0)
+        std::snprintf(buf, sizeof buf, "%.1f", v);
+    else if (a >= 0.01)
+        std::snprintf(buf, sizeof buf, "%.2f", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.4f", v);
+    return buf;
+}
+
+std::string fill_readings(std::string_view text, const std::vector<Meter>& meters, std::string* error) {
+    std::string out;
+    while (!text.empty()) {
+        const std::size_t open = text.find('{');
+        out += text.substr(0, open);
+        if (open == std::string_view::npos) break;
+        const std::size_t close = text.find('}', open);
+        if (close == std::string_view::npos) {
+            if (error) *error = "unclosed '{' in '" + std::string(text) + "'";
+            return out;
+        }
+        const std::string_view name = text.substr(open + 1, close - open - 1);
+        const Meter* m = find_meter(meters, name);
+        if (!m) {
+            if (error) *error = "no meter '" + std::string(name) + "'";
+            return out;
+        }
+        out += plain_number(m->value);
+        text.remove_prefix(close + 1);
+    }
+    return out;
+}
+
+Judgement judge(const Preset& preset, const std::vector<Meter>& meters) {
+    Judgement j;
+    if (preset.check.empty()) {
+        j.text = "this preset claims no finding";
+        return j;
+    }
+    const CheckResult r = evaluate_check(preset.check, meters);
+    if (!r.valid) {
+        j.text = r.text;
+        return j;
+    }
+    std::string error;
+    const std::string sentence = fill_readings(preset.verdict, meters, &error);
+    if (!error.empty()) {
+        j.text = "bad verdict of preset '" + preset.name + "': " + error;
+        return j;
+    }
+    j.verdict = r.holds ? Verdict::Holds : Verdict::DoesNotHold;
+    j.text = std::string(to_string(j.verdict)) + ": " + sentence;
+    return j;
 }
 
 }  // namespace vantage::play

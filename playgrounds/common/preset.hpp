@@ -7,10 +7,14 @@
 //   settings = loss=0.25&recovery=0
 //   seconds = 30
 //   check = naive.phantoms > 10 * acked.phantoms
+//   verdict = the naive lane holds {naive.phantoms} phantoms, the acked lane {acked.phantoms}
 //
-// `check` is the finding the preset claims, evaluated on the meters after `seconds` of
-// simulated time: "<meter> <op> <number>" or "<meter> <op> [<factor> *] <meter>", with op one
-// of < <= > >=. The same check is printed by the report tool and asserted by the tests.
+// A preset is a self-contained run: choosing it restarts the world from the seed, and after
+// `seconds` of simulated time its `check` is judged once on the meters and the verdict frozen
+// (a restart judges it again). `check` is "<meter> <op> <number>" or
+// "<meter> <op> [<factor> *] <meter>", with op one of < <= > >=, or several joined by " and "; `verdict` is the
+// sentence the page shows after "holds: " or "does not hold: ", each {meter} replaced by its reading. The same
+// judgement is printed by the report tool and asserted by the tests.
 #pragma once
 
 #include <string>
@@ -28,6 +32,7 @@ struct Preset {
     std::string settings;   // "key=value&key=value" in the URL hash format
     double seconds = 30.0;  // simulated seconds before the check is meaningful
     std::string check;      // the claimed finding; may be empty
+    std::string verdict;    // plain words with {meter} readings; required with a check
 };
 
 struct PresetFile {
@@ -44,6 +49,26 @@ struct CheckResult {
     bool holds = false;
     std::string text;  // e.g. "culled.err = 12.3 > 2 * full.err = 4.1: holds"
 };
+// A preset's judgement: pending until its moment, then frozen.
+enum class Verdict { Pending, Holds, DoesNotHold };
+// "pending", "holds", "does not hold".
+std::string_view to_string(Verdict v);
+
+// `text` with each {meter} replaced by that meter's reading in plain numbers (whole numbers
+// without decimals, never exponents). An unknown meter or an unclosed brace leaves the text
+// as far as it got and sets `error`.
+std::string fill_readings(std::string_view text, const std::vector<Meter>& meters, std::string* error = nullptr);
+// Formats one reading the way the page's verdicts and readouts print it: 76, 0.42, 183.7, 6010.
+std::string plain_number(double v);
+
+struct Judgement {
+    Verdict verdict = Verdict::Pending;
+    std::string text;  // "holds: the naive lane holds 76 phantoms, ..." (or why it cannot be judged)
+};
+// Judges `preset`'s check on `meters` now: Holds or DoesNotHold, with the verdict sentence.
+// A preset without a check, or a check that cannot be evaluated, stays Pending with the reason.
+Judgement judge(const Preset& preset, const std::vector<Meter>& meters);
+
 class Host;
 // Loads every playground's presets from `dir` into the host; returns the files' errors.
 std::vector<std::string> load_all_presets(Host& host, const std::string& dir);

@@ -98,28 +98,52 @@ void draw_minimap(const HordeSim& sim, const HordeLane& lane, float side) {
     end_world_view(view);
 }
 
+// One row per line: a short name and its numbers, never wrapped mid-number (a narrow lane
+// clips the row instead); a tooltip on each name says what it measures.
+constexpr int kReadoutRows = 7;
+
 void lane_readouts(const std::vector<Meter>& m, const HordeLane& lane) {
     const std::string p = lane.config().name + ".";
     auto get = [&](const char* key) { return meter_value(m, (p + key).c_str()); };
     const ImVec4 normal(0.85f, 0.85f, 0.85f, 1.0f);
     const ImVec4 alarm(1.0f, 0.4f, 0.4f, 1.0f);
+    if (!begin_readouts("readouts")) return;
     const double alive = meter_value(m, "alive");
-    ImGui::Text("knows %.0f of %.0f (%.0f%% culled)", get("knows"), alive,
-                alive > 0 ? 100.0 * (1.0 - get("knows") / alive) : 0.0);
-    ImGui::Text("%.1f KiB/s (lifetime %.1f), uuid+f32 %.1f", get("kib_s"), get("lifetime_kib_s"), get("uuid_kib_s"));
-    ImGui::Text("per packet %.0f: +%.1f -%.1f", get("entities_per_packet"), get("spawns_per_packet"),
-                get("despawns_per_packet"));
+    const double held = get("knows");
+    const double culled = alive > 0 ? 100.0 * (1.0 - held / alive) : 0.0;
+    readout("held", "enemies this lane's client holds, of all alive on the server, and the share culled",
+            format("%.0f of %.0f (%.0f%% culled)", held, alive, culled), format("%.0f", held));
+    readout("sent", "bytes per second to this client now (and over the session)",
+            format("%.1f KiB/s (session %.1f)", get("kib_s"), get("lifetime_kib_s")),
+            format("%.1f KiB/s", get("kib_s")));
+    readout(
+        "per frame", "entities in a frame: entered and left",
+        format("%.0f: +%.1f -%.1f", get("entities_per_packet"), get("spawns_per_packet"), get("despawns_per_packet")),
+        format("%.0f", get("entities_per_packet")));
     const double mismatches = get("mismatches");
-    ImGui::TextColored(mismatches > 0 ? alarm : normal, "mismatches %.0f, lost %.0f", mismatches, get("frames_lost"));
+    readout("mismatches", "frames whose set digest disagreed with the server's, and frames lost",
+            format("%.0f (lost %.0f)", mismatches, get("frames_lost")), format("%.0f", mismatches),
+            mismatches > 0 ? alarm : normal);
     const double phantoms = get("phantoms");
-    ImGui::TextColored(phantoms > 10 ? alarm : normal, "phantoms %.1f, missing %.1f", phantoms, get("missing"));
-    ImGui::Text("resyncs %.0f, error %.1f / %.0f px", get("resyncs"), get("err_mean_px"), get("err_worst_px"));
+    readout("phantoms", "enemies the client draws that the server no longer has (red), and ones it misses",
+            format("%.1f (missing %.1f)", phantoms, get("missing")), format("%.1f", phantoms),
+            phantoms > 10 ? alarm : normal);
+    readout("error", "mean and worst distance between a held enemy and the truth",
+            format("%.1f px (worst %.0f)", get("err_mean_px"), get("err_worst_px")),
+            format("%.1f px", get("err_mean_px")));
     if (!std::isnan(get("summaries"))) {
-        ImGui::Text("crowd: %.0f blobs cover %.0f%%, %.2f KiB/s", get("summaries"), get("coverage_pct"),
-                    get("crowd_kib_s"));
+        readout("crowd", "summaries of the world outside the view, the share of it they cover, their bytes",
+                format("%.0f blobs, %.0f%%, %.2f KiB/s", get("summaries"), get("coverage_pct"), get("crowd_kib_s")),
+                format("%.0f%%", get("coverage_pct")));
+    } else {
+        readout("resyncs",
+                "full baselines sent after the join: nothing the client acknowledged was left to diff against",
+                format("%.0f", get("resyncs")), format("%.0f", get("resyncs")));
     }
+    end_readouts();
 }
 
+// One plot of a quantity across the lanes, on the samples' time axis.
 void lane_plot(ViewContext& v, const HordeSim& sim, const char* id, const char* meter, const char* unit, ImVec2 size) {
     std::vector<PlotSeries> series;
     for (std::size_t i = 0; i < sim.lane_count(); ++i) {
@@ -127,7 +151,7 @@ void lane_plot(ViewContext& v, const HordeSim& sim, const char* id, const char* 
         series.push_back({lane.config().name.c_str(), {}, kLaneColors[i % 4]});
         v.history.values(lane.config().name + "." + meter, series.back().values);
     }
-    draw_plot(id, series, size, unit);
+    draw_plot(id, series, size, history_axes(v, unit));
 }
 
 }  // namespace
@@ -135,29 +159,35 @@ void lane_plot(ViewContext& v, const HordeSim& sim, const char* id, const char* 
 void draw_view(ViewContext& v, HordeSim& sim) {
     steer_from_keys(sim);
 
-    ImGui::BeginChild("controls", ImVec2(330, 0), true);
-    ImGui::TextWrapped(
-        "Thousands of enemies, a few clients, one lossy link each. Every lane serves the same world "
-        "under the same losses; only the strategy differs. Arrow keys steer your player.");
-    ImGui::Separator();
-    draw_params(v.host);
-    ImGui::Separator();
-    ImGui::Text("alive %.0f, killed %.0f", meter_value(v.meters, "alive"), meter_value(v.meters, "killed"));
-    ImGui::Text("last pulse killed %.0f (biggest %.0f)", meter_value(v.meters, "last_pulse_kills"),
-                meter_value(v.meters, "biggest_pulse_kills"));
-    ImGui::Separator();
-    draw_meter_table(v.meters);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (begin_sidebar(v)) {
+        ImGui::TextWrapped(
+            "Thousands of enemies, a few clients, one lossy link each. Every lane serves the same world "
+            "under the same losses; only the strategy differs. Arrow keys steer your player.");
+        ImGui::Separator();
+        draw_params(v.host);
+        ImGui::Separator();
+        ImGui::Text("alive %.0f, killed %.0f", meter_value(v.meters, "alive"), meter_value(v.meters, "killed"));
+        ImGui::Text("last nova killed %.0f (most %.0f)", meter_value(v.meters, "last_pulse_kills"),
+                    meter_value(v.meters, "biggest_pulse_kills"));
+        ImGui::Separator();
+        draw_meter_table(v.meters);
+        end_sidebar();
+    }
 
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const std::size_t lanes = sim.lane_count();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float column = (avail.x - gap * static_cast<float>(lanes - 1)) / static_cast<float>(lanes);
-    const float plots_h = std::max(90.0f, avail.y * 0.2f);
-    const float lane_h = avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y;
-    const float camera = std::max(120.0f, std::min(column, lane_h * 0.62f));
+    // Heights in font units: each lane shows its title and every readout, the plots at least
+    // 6 em; the camera takes what is left (square, at most the column, at least 6 em). When
+    // the window is too small for that, this area scrolls: nothing is drawn over a readout.
+    const float row_h = ImGui::GetTextLineHeightWithSpacing();
+    const float spacing_y = ImGui::GetStyle().ItemSpacing.y;
+    const float plots_h = std::max(em(6.0f), avail.y * 0.22f);
+    const float text_h = row_h * (kReadoutRows + 1) + spacing_y * 3;
+    const float camera = std::max(em(6.0f), std::min(column, avail.y - plots_h - spacing_y - text_h));
+    const float lane_h = camera + text_h;
     for (std::size_t i = 0; i < lanes; ++i) {
         const HordeLane& lane = sim.lane(i);
         if (i > 0) ImGui::SameLine();
@@ -177,20 +207,18 @@ void draw_view(ViewContext& v, HordeSim& sim) {
         ImGui::SetCursorScreenPos(ImVec2(camera_at.x + column - inset - 4.0f, camera_at.y + 4.0f));
         draw_minimap(sim, lane, inset);
         ImGui::SetCursorScreenPos(below);
-        ImGui::PushTextWrapPos(0.0f);  // wrap at the lane's right edge
         lane_readouts(v.meters, lane);
-        ImGui::PopTextWrapPos();
         ImGui::EndChild();
         ImGui::PopID();
     }
     const ImVec2 rest = ImGui::GetContentRegionAvail();
     const float plot_w = (rest.x - 2 * gap) / 3.0f;
-    const ImVec2 plot(plot_w, std::max(60.0f, rest.y - 4));
-    lane_plot(v, sim, "kib", "kib_s", "KiB/s", plot);
+    const ImVec2 plot(plot_w, std::max(plots_h - spacing_y, rest.y - 4));
+    lane_plot(v, sim, "kib", "kib_s", "sent, KiB/s", plot);
     ImGui::SameLine();
     lane_plot(v, sim, "phantoms", "phantoms", "phantoms", plot);
     ImGui::SameLine();
-    lane_plot(v, sim, "error", "err_mean_px", "px", plot);
+    lane_plot(v, sim, "error", "err_mean_px", "mean error, px", plot);
     ImGui::EndChild();
 }
 

@@ -190,53 +190,80 @@ void readouts(const ViewContext& v, const ClientLane& c) {
                        m("hits_present"));
 }
 
-void plots(const ViewContext& v, const ClientLane& c, float width) {
+// The three plots under a client lane. Tops are shared by both client lanes (`tops`), so the
+// same error is the same height in each; bandwidth in KiB/s like the readouts.
+struct PlotTops {
+    float player = 0.0f, remote = 0.0f, bandwidth = 0.0f;
+};
+
+struct LanePlots {
+    std::vector<PlotSeries> player, remote, bandwidth;
+};
+
+LanePlots lane_plots(const ViewContext& v, const ClientLane& c) {
     const std::string p = std::string(c.name) + ".";
-    std::vector<PlotSeries> player(1), remote(2), bandwidth(2);
-    player[0] = {"prediction error", {}, kPlayerColor};
-    v.history.values(p + "prediction_error_px", player[0].values);
-    draw_plot((p + "player").c_str(), player, ImVec2(width, 52), "px");
-    remote[0] = {"render error", {}, kBotColor};
-    remote[1] = {"stutter x10", {}, IM_COL32(200, 120, 255, 255)};
-    v.history.values(p + "render_error_px", remote[0].values);
-    v.history.values(p + "remote_stutter_px", remote[1].values);
-    for (float& x : remote[1].values) x *= 10.0f;
-    draw_plot((p + "remote").c_str(), remote, ImVec2(width, 52), "px");
-    bandwidth[0] = {"up", {}, IM_COL32(120, 200, 255, 255)};
-    bandwidth[1] = {"down", {}, IM_COL32(120, 230, 140, 255)};
-    v.history.values(p + "up_bytes_s", bandwidth[0].values);
-    v.history.values(p + "down_bytes_s", bandwidth[1].values);
-    draw_plot((p + "bandwidth").c_str(), bandwidth, ImVec2(width, 52), "B/s");
+    LanePlots out;
+    out.player = {{"prediction error", {}, kPlayerColor}};
+    v.history.values(p + "prediction_error_px", out.player[0].values);
+    out.remote = {{"render error", {}, kBotColor}, {"stutter x10", {}, IM_COL32(200, 120, 255, 255)}};
+    v.history.values(p + "render_error_px", out.remote[0].values);
+    v.history.values(p + "remote_stutter_px", out.remote[1].values);
+    for (float& x : out.remote[1].values) x *= 10.0f;
+    out.bandwidth = {{"up", {}, IM_COL32(120, 200, 255, 255)}, {"down", {}, IM_COL32(120, 230, 140, 255)}};
+    v.history.values(p + "up_bytes_s", out.bandwidth[0].values);
+    v.history.values(p + "down_bytes_s", out.bandwidth[1].values);
+    for (PlotSeries& s : out.bandwidth) {
+        for (float& x : s.values) x /= 1024.0f;
+    }
+    return out;
+}
+
+void plots(const ViewContext& v, const ClientLane& c, float width, const PlotTops& tops) {
+    const std::string p = std::string(c.name) + ".";
+    const LanePlots l = lane_plots(v, c);
+    const float h = em(3.6f);
+    draw_plot((p + "player").c_str(), l.player, ImVec2(width, h), history_axes(v, "your player, px", tops.player));
+    draw_plot((p + "remote").c_str(), l.remote, ImVec2(width, h), history_axes(v, "remotes, px", tops.remote));
+    draw_plot((p + "bandwidth").c_str(), l.bandwidth, ImVec2(width, h), history_axes(v, "KiB/s", tops.bandwidth));
+}
+
+PlotTops plot_tops(const ViewContext& v, const NetcodeSim& sim) {
+    PlotTops t;
+    for (std::size_t i = 0; i < 2; ++i) {
+        const LanePlots l = lane_plots(v, sim.lane(i));
+        t.player = std::max(t.player, series_top(l.player));
+        t.remote = std::max(t.remote, series_top(l.remote));
+        t.bandwidth = std::max(t.bandwidth, series_top(l.bandwidth));
+    }
+    return t;
 }
 
 }  // namespace
 
 void draw_view(ViewContext& v, NetcodeSim& sim) {
-    ImGui::BeginChild("controls", ImVec2(330, 0), true);
-    ImGui::TextWrapped(
-        "One server, a player and three bots over a slow, lossy link. The wall exists only on the "
-        "server. Left lane: a client with everything off; right lane: the mechanisms you choose.");
-    ImGui::Separator();
-    ImGui::PushItemWidth(130.0f);
-    draw_params(v.host);
-    ImGui::PopItemWidth();
     Vec2 keys{};
-    if (!sim.settings().autopilot) {
-        keys = held_keys_direction();
-        ImGui::TextWrapped("Steer: hold the left mouse button in a client lane, or the arrow keys.");
+    if (!sim.settings().autopilot) keys = held_keys_direction();
+    if (begin_sidebar(v)) {
+        ImGui::TextWrapped(
+            "One server, a player and three bots over a slow, lossy link. The wall exists only on the "
+            "server. Left lane: a client with everything off; right lane: the mechanisms you choose.");
+        ImGui::Separator();
+        draw_params(v.host);
+        if (!sim.settings().autopilot)
+            ImGui::TextWrapped("Steer: hold the left mouse button in a client lane, or the arrow keys.");
+        ImGui::TextWrapped("Right-click a bot in a client lane to shoot from it.");
+        ImGui::Separator();
+        ImGui::TextColored(ImVec4(0.31f, 0.59f, 1.0f, 1.0f), "disc: player as drawn");
+        ImGui::TextColored(ImVec4(0.92f, 0.92f, 0.92f, 0.8f), "ring: server-confirmed player (ghost)");
+        ImGui::TextColored(ImVec4(1.0f, 0.59f, 0.24f, 1.0f), "orange disc / ring: remote drawn / true");
+        ImGui::TextColored(ImVec4(0.35f, 0.9f, 0.47f, 1.0f), "green / red: hit / miss (this lane's rule)");
+        end_sidebar();
     }
-    ImGui::TextWrapped("Right-click a bot in a client lane to shoot from it.");
-    ImGui::Separator();
-    ImGui::TextColored(ImVec4(0.31f, 0.59f, 1.0f, 1.0f), "disc: player as drawn");
-    ImGui::TextColored(ImVec4(0.92f, 0.92f, 0.92f, 0.8f), "ring: server-confirmed player (ghost)");
-    ImGui::TextColored(ImVec4(1.0f, 0.59f, 0.24f, 1.0f), "orange disc / ring: remote drawn / true");
-    ImGui::TextColored(ImVec4(0.35f, 0.9f, 0.47f, 1.0f), "green / red: hit / miss (this lane's rule)");
-    ImGui::EndChild();
-    ImGui::SameLine();
 
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float width = std::max(120.0f, (ImGui::GetContentRegionAvail().x - 2.0f * gap) / 3.0f);
+    const float width = std::max(em(6.0f), (ImGui::GetContentRegionAvail().x - 2.0f * gap) / 3.0f);
+    const PlotTops tops = plot_tops(v, sim);
     const ImVec2 world(width, width * Arena::kHeight / Arena::kWidth);
     Vec2 steer = keys.normalize();
     for (std::size_t col = 0; col < 3; ++col) {
@@ -259,7 +286,7 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
             if (mouse_steer.length() > 0.0f) steer = mouse_steer;
             draw_timeline(sim, c, width);
             readouts(v, c);
-            plots(v, c, width);
+            plots(v, c, width, tops);
         }
         ImGui::PopTextWrapPos();
         ImGui::PopID();

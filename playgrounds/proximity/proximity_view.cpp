@@ -190,19 +190,19 @@ void draw_lane_table(ViewContext& v, const ProximitySim& sim) {
 
 void draw_view(ViewContext& v, ProximitySim& sim) {
     sim.set_profiler(&phase_clock());
-    ImGui::BeginChild("controls", ImVec2(360, 0), true);
-    ImGui::TextWrapped(
-        "Proximity is a property of position. Every lane answers \"who is within r of each creature?\" over the "
-        "same motion: the dense bin rebuilt every tick, a hash grid, the cross-linked lists, the nearby detector "
-        "and all pairs. Red creatures are crowded; green rings are the watchers whose views give the events.");
-    ImGui::Separator();
-    draw_params(v.host);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (begin_sidebar(v)) {
+        ImGui::TextWrapped(
+            "Proximity is a property of position. Every lane answers \"who is within r of each creature?\" over the "
+            "same motion: the dense bin rebuilt every tick, a hash grid, the cross-linked lists, the nearby detector "
+            "and all pairs. Red creatures are crowded; green rings are the watchers whose views give the events.");
+        ImGui::Separator();
+        draw_params(v.host);
+        end_sidebar();
+    }
     ImGui::BeginChild("main", ImVec2(0, 0), false);
     const float avail_y = ImGui::GetContentRegionAvail().y;
     const float table_h = 11.0f * ImGui::GetTextLineHeightWithSpacing();
-    const float side_px = std::max(160.0f, std::min(ImGui::GetContentRegionAvail().x, avail_y - table_h));
+    const float side_px = std::max(em(8.0f), std::min(ImGui::GetContentRegionAvail().x, avail_y - table_h));
     draw_world(sim, side_px);
     draw_lane_table(v, sim);
     ImGui::EndChild();

@@ -151,6 +151,58 @@ suite.test('a preset loads from the URL and shows its finding', async ({ page, b
   assert((await page.evaluate(() => location.hash)).includes('preset=average-lags-a-step'), 'hash keeps the preset');
   const err = await page.evaluate(() => { try { window.vantage.set('preset', 'nope'); return ''; } catch (e) { return e.message; } });
   assert(err.includes("unknown preset 'nope'"), 'message: ' + err);
+  // A self-contained run: pending with a countdown, judged once at 40 s, then frozen.
+  await page.evaluate(() => { window.vantage.set('paused', 1); window.vantage.set('preset', 'average-lags-a-step'); });
+  let p = (await page.evaluate(() => window.vantage.state())).preset;
+  assertEq(p.name, 'average-lags-a-step', 'preset name');
+  assertEq(p.verdict, 'pending', 'verdict before its moment');
+  assertEq(p.remaining_s, 40, 'a fresh run counts down from the preset\'s 40 s');
+  p = await page.evaluate(() => { for (let i = 0; i < 1200; i++) window.vantage.step(); return window.vantage.state().preset; });
+  assertEq(p.verdict, 'pending', 'verdict at 20 s');
+  assert(Math.abs(p.remaining_s - 20) < 1e-6, 'remaining at 20 s: ' + p.remaining_s);
+  p = await page.evaluate(() => { for (let i = 0; i < 1200; i++) window.vantage.step(); return window.vantage.state().preset; });
+  assertEq(p.verdict, 'holds', 'verdict at 40 s: ' + p.text);
+  assert(/^holds: twenty seconds after the step the lifetime average reads \d+ KiB\/s/.test(p.text), 'plain words: ' + p.text);
+  const later = await page.evaluate(() => { for (let i = 0; i < 600; i++) window.vantage.step(); return window.vantage.state().preset; });
+  assertEq(later.text, p.text, 'the verdict is frozen after its moment');
+});
+
+suite.test('history plots keep their run across a tab switch, a new seed starts a new one, presenter mode hides the sidebar', async ({ page, base }) => {
+  await openApp(page, base, 'meter/seed=3', 1);
+  const csvRows = () => page.evaluate(() => window.vantage.historyCsv().trim().split('\n'));
+  await page.evaluate(() => window.vantage.set('speed', 4));
+  await page.waitForFunction(() => window.vantage.state().time_s >= 6, null, { timeout: 60000 });
+  const before = await csvRows();
+  assert(before[0].startsWith('time_s,') && before[0].includes('windowed_kib_s'), 'CSV header: ' + before[0]);
+  assert(before.length > 10, 'samples after 6 s: ' + before.length);
+  const times = before.slice(1).map((r) => Number(r.split(',')[0]));
+  assert(times.every((t, i) => i === 0 || t > times[i - 1]), 'sample times increase');
+  // Away and back: the history is the same run, only longer.
+  await page.evaluate(() => window.vantage.set('playground', 'netcode'));
+  await page.waitForFunction(() => window.vantage.state().tick >= 10, null, { timeout: 30000 });
+  await page.evaluate(() => window.vantage.set('playground', 'meter'));
+  await page.waitForTimeout(300);
+  const after = await csvRows();
+  assertEq(after[1], before[1], 'the first sample survives a tab switch');
+  assert(after.length >= before.length, `history kept: ${before.length} then ${after.length} rows`);
+  // A restart is a new run: its history starts over.
+  await page.evaluate(() => window.vantage.set('seed', 4));
+  await page.waitForTimeout(300);
+  const fresh = await csvRows();
+  assert(fresh.length < before.length, `a new seed starts a new history (${fresh.length} rows)`);
+  // Paused, the area under the bars is still: the sidebar's place shows the lanes instead.
+  await page.evaluate(() => window.vantage.set('paused', 1));
+  const sidebar = { x: 0, y: 300, width: 200, height: 200 };
+  const shot = async () => (await page.screenshot({ clip: sidebar })).toString('base64');
+  await page.waitForTimeout(300);
+  const withSidebar = await shot();
+  await page.waitForTimeout(200);
+  assertEq(await shot(), withSidebar, 'a paused page draws the same sidebar twice');
+  assertEq(await page.evaluate(() => window.vantage.presenter(true)), true, 'presenter on');
+  assertEq((await page.evaluate(() => window.vantage.state())).presenter, true, 'state().presenter');
+  await page.waitForTimeout(300);
+  assert(await shot() !== withSidebar, 'presenter mode draws something else where the sidebar was');
+  assertEq(await page.evaluate(() => window.vantage.presenter(false)), false, 'presenter off');
 });
 
 suite.test('the UI scale is remembered by this browser', async ({ page, base }) => {
