@@ -36,8 +36,10 @@ void same_line_if_fits(float width);
 // Sliders and checkboxes for every Param of the active simulation; changes go through
 // Host::set so validation, restarts and the URL behave exactly as from the JS API.
 void draw_params(Host& host);
-// A two-column table of meter names and values (name filter optional: prefix match).
-void draw_meter_table(const std::vector<Meter>& meters, const char* prefix = nullptr);
+// A two-column table of meters: readable names from the playground's glossary (a tooltip
+// says what each measures and its JSON name) and values with their units, counts as whole
+// numbers. Name filter optional: prefix match.
+void draw_meter_table(const Simulation& sim, const std::vector<Meter>& meters, const char* prefix = nullptr);
 // Reading of a meter by name (NaN if absent).
 double meter_value(const std::vector<Meter>& meters, const char* name);
 

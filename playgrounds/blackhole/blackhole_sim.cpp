@@ -369,4 +369,27 @@ std::uint64_t BlackholeSim::checksum() const {
     return h;
 }
 
+std::span<const MeterInfo> BlackholeSim::glossary() const {
+    static constexpr MeterInfo kGlossary[] = {
+        {"kib_s", "sent", "bytes per second to this lane's clients now"},
+        {"kib_s_lifetime", "sent, session", "bytes per second over the whole run"},
+        {"field_kib_s", "field", "bytes per second spent on the holes (the field)"},
+        {"field_kib_s_lifetime", "field, session", "field bytes per second over the whole run"},
+        {"field_share_pct", "field share", "the field's share of the bytes"},
+        {"error_median_px", "median error", "median distance of a client's pellets from the server's"},
+        {"error_p90_px", "90th percentile error", "distance under which nine in ten pellets lie"},
+        {"error_worst_px", "worst error", "largest distance of a pellet from the server's"},
+        {"attractors", "attractors", "holes or stand-ins a client integrates"},
+        {"pull_pct", "pull kept", "the client's field as a share of the real pull on its pellets"},
+        {"weight_pct", "weight kept", "share of the holes' mass the client's field accounts for"},
+        {"field_error_pct", "field error", "relative error of the client's field against the full one"},
+        {"force_evals_m_s", "force evaluations", "millions of pellet-attractor force evaluations per second"},
+        {"decode_errors", "decode errors", "packets the client refused as malformed"},
+        {"holes_alive", "holes alive", "black holes not yet swallowed"},
+        {"player_mass", "your mass", "mass of your hole"},
+        {"swallowed", "swallowed", "pellets swallowed since the start"},
+    };
+    return kGlossary;
+}
+
 }  // namespace vantage::play

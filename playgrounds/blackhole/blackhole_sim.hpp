@@ -129,6 +129,7 @@ public:
     void reset(std::uint64_t seed) override;
     void step(double dt_s) override;
     void meters(std::vector<Meter>& out) const override;
+    std::span<const MeterInfo> glossary() const override;
     std::uint64_t checksum() const override;
     double time_s() const override { return world_.time_s(); }
 

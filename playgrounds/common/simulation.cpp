@@ -62,6 +62,17 @@ std::uint64_t fold(std::uint64_t h, std::uint64_t v) {
     return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
 }
 
+const MeterInfo* find_meter_info(std::span<const MeterInfo> glossary, std::string_view meter) {
+    const std::size_t dot = meter.find('.');
+    const std::string_view rest = dot == std::string_view::npos ? meter : meter.substr(dot + 1);
+    const MeterInfo* by_rest = nullptr;
+    for (const MeterInfo& m : glossary) {
+        if (m.key == meter) return &m;
+        if (m.key == rest) by_rest = &m;
+    }
+    return by_rest;
+}
+
 std::uint64_t fold(std::uint64_t h, double v) {
     return fold(h, vantage::bit_cast<std::uint64_t>(v));
 }

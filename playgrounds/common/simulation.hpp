@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,18 @@ struct Meter {
     std::string unit;
     double value = 0.0;
 };
+
+// What a meter is, for people: a readable name and one line saying what it measures. A
+// playground lists these for its meters; a lane's meters ("naive.phantoms") are described by
+// their name after the lane ("phantoms").
+struct MeterInfo {
+    std::string_view key;
+    std::string_view label;  // "phantoms"
+    std::string_view help;   // "enemies the client still draws that the server no longer has"
+};
+// `meter` looked up in `glossary` by its whole name, else by what follows its first '.';
+// null when absent.
+const MeterInfo* find_meter_info(std::span<const MeterInfo> glossary, std::string_view meter);
 
 // Optional instrumentation: a simulation marks the phases of its tick (relevance,
 // aggregation, delta, encode, client reconstruction, ...) and whoever installed a profiler
@@ -75,6 +88,8 @@ public:
     std::vector<Param>& params() { return params_; }
     const std::vector<Param>& params() const { return params_; }
     virtual void meters(std::vector<Meter>& out) const = 0;
+    // Every meter's readable name and description (see MeterInfo).
+    virtual std::span<const MeterInfo> glossary() const = 0;
     // A digest of the whole simulated state: equal across platforms for equal seeds.
     virtual std::uint64_t checksum() const = 0;
     // Simulated seconds since reset.

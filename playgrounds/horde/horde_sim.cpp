@@ -442,4 +442,40 @@ std::uint64_t HordeSim::checksum() const {
     return h;
 }
 
+std::span<const MeterInfo> HordeSim::glossary() const {
+    static constexpr MeterInfo kGlossary[] = {
+        {"kib_s", "sent", "bytes per second this lane sends its clients now (a windowed rate)"},
+        {"lifetime_kib_s", "sent, session", "bytes per second this lane sent over the whole run"},
+        {"uuid_kib_s", "sent as uuid+f32", "what the same frames would cost with 16-byte ids and float positions"},
+        {"saved_pct", "saved", "share of the uuid+f32 cost the compact wire saves"},
+        {"up_kib_s", "acks up", "bytes per second the clients send back (acknowledgements)"},
+        {"knows", "held", "enemies a client of this lane holds (mean over its clients)"},
+        {"entities_per_packet", "per frame", "entities in a frame to one client"},
+        {"spawns_per_packet", "entered per frame", "enemies a frame tells a client about for the first time"},
+        {"despawns_per_packet", "left per frame", "enemies a frame tells a client to forget"},
+        {"mismatches", "mismatches", "frames whose set digest disagreed with the server's (the client's set is wrong)"},
+        {"frames_lost", "frames lost", "frames the link dropped on the way to this lane's clients"},
+        {"phantoms", "phantoms", "enemies a client still draws that the server no longer has"},
+        {"missing", "missing", "relevant enemies a client does not hold"},
+        {"resyncs", "resyncs",
+         "full baselines sent after the join: nothing the client acknowledged was left to diff against"},
+        {"err_mean_px", "mean error", "mean distance between a held enemy and its true position"},
+        {"err_worst_px", "worst error", "largest distance between a held enemy and its true position, recently"},
+        {"stale_refs", "stale keys", "references to an enemy slot since reused (generation mismatch), caught"},
+        {"acks_outside_history", "acks outside history",
+         "acknowledgements of frames already gone from the server's history"},
+        {"decode_errors", "decode errors", "frames the client refused as malformed"},
+        {"summaries", "crowd summaries", "blobs standing in for the enemies outside the view"},
+        {"coverage_pct", "crowd coverage", "share of the enemies outside the view the summaries account for"},
+        {"crowd_kib_s", "crowd bytes", "bytes per second the summaries cost"},
+        {"alive", "alive", "enemies alive on the server"},
+        {"killed", "killed", "enemies killed since the start"},
+        {"last_pulse_kills", "last nova", "enemies the last nova killed"},
+        {"biggest_pulse_kills", "largest nova", "most enemies one nova killed"},
+        {"relevant", "relevant", "enemies within some client's view"},
+        {"culled_pct", "culled", "share of the horde a client is not told about"},
+    };
+    return kGlossary;
+}
+
 }  // namespace vantage::play

@@ -170,7 +170,7 @@ void draw_view(ViewContext& v, HordeSim& sim) {
         ImGui::Text("last nova killed %.0f (most %.0f)", meter_value(v.meters, "last_pulse_kills"),
                     meter_value(v.meters, "biggest_pulse_kills"));
         ImGui::Separator();
-        draw_meter_table(v.meters);
+        draw_meter_table(v.host.current(), v.meters);
         end_sidebar();
     }
 

@@ -91,4 +91,16 @@ std::uint64_t MeterSim::checksum() const {
     return fold(h, packets_);
 }
 
+std::span<const MeterInfo> MeterSim::glossary() const {
+    static constexpr MeterInfo kGlossary[] = {
+        {"true_kib_s", "true rate", "the stream's actual rate now"},
+        {"windowed_kib_s", "windowed", "rate over the meter's 8 s window"},
+        {"lifetime_kib_s", "lifetime average", "bytes since the start over time since the start"},
+        {"windowed_error_pct", "windowed error", "windowed reading against the true rate"},
+        {"lifetime_error_pct", "lifetime error", "lifetime average against the true rate"},
+        {"packets", "packets", "packets counted since the start"},
+    };
+    return kGlossary;
+}
+
 }  // namespace vantage::play

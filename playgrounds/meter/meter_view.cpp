@@ -14,7 +14,7 @@ void draw_view(ViewContext& v, MeterSim& /*sim*/) {
         ImGui::Separator();
         draw_params(v.host);
         ImGui::Separator();
-        draw_meter_table(v.meters);
+        draw_meter_table(v.host.current(), v.meters);
         end_sidebar();
     }
     ImGui::BeginChild("plots", ImVec2(0, 0), false);

@@ -722,4 +722,34 @@ std::uint64_t NetcodeSim::checksum() const {
     return h;
 }
 
+std::span<const MeterInfo> NetcodeSim::glossary() const {
+    static constexpr MeterInfo kGlossary[] = {
+        {"truth.server_time_s", "server time", "the server's clock"},
+        {"truth.server_ticks", "server ticks", "ticks the server has run"},
+        {"prediction_error_px", "prediction error",
+         "distance between your player as drawn and where the server puts it"},
+        {"player_stutter_px", "player stutter", "how far your drawn player jumps in a frame beyond its motion"},
+        {"correction_px", "correction", "distance the client corrected its prediction by, per correction"},
+        {"render_error_px", "render error", "distance between remotes as drawn and where they are now"},
+        {"reconstruct_error_px", "reconstruction error",
+         "distance between remotes as drawn and where they were at the drawn time"},
+        {"remote_stutter_px", "remote stutter", "how far remotes jump in a frame beyond their motion"},
+        {"inputs_awaiting_ack", "inputs awaiting ack", "inputs sent that the server has not confirmed"},
+        {"input_seq", "input sequence", "the newest input's number"},
+        {"acked_seq", "acked sequence", "the newest input the server confirmed"},
+        {"packets_in_flight", "in flight", "packets on the link in either direction"},
+        {"rtt_client_ms", "round trip (client)", "round trip the client measures"},
+        {"rtt_server_ms", "round trip (server)", "round trip the server measures"},
+        {"jitter_ms", "jitter", "spread of the snapshots' arrival times"},
+        {"interp_delay_ms", "render delay", "how far behind the newest snapshot remotes are drawn"},
+        {"clock_rate", "clock rate", "the client clock's speed while it catches up or waits"},
+        {"up_bytes_s", "up", "bytes per second from client to server"},
+        {"down_bytes_s", "down", "bytes per second from server to client"},
+        {"shots", "shots", "shots fired by this lane's client"},
+        {"hits_lag_comp", "hits, rewound", "shots that hit when judged where the shooter saw the target"},
+        {"hits_present", "hits, present", "shots that hit when judged where the target is now"},
+    };
+    return kGlossary;
+}
+
 }  // namespace vantage::play

@@ -705,4 +705,31 @@ std::uint64_t ProximitySim::checksum() const {
     return h;
 }
 
+std::span<const MeterInfo> ProximitySim::glossary() const {
+    static constexpr MeterInfo kGlossary[] = {
+        {"active", "running", "1 while this lane runs"},
+        {"ops", "operations", "work per tick: cells, links and pairs visited"},
+        {"ops_per_creature", "per creature", "operations per creature per tick"},
+        {"build_ops", "upkeep", "operations per tick spent building or maintaining the structure"},
+        {"events", "events", "start and stop nearby events per tick"},
+        {"raw_events", "raw events", "events before duplicates are merged, per tick"},
+        {"disagree", "disagree", "pairs this lane's answer differs from brute force on"},
+        {"pairs", "pairs", "creature pairs within the radius"},
+        {"exact_ops", "exact work", "operations per tick of the exact nearest query"},
+        {"rep_ops", "representative work", "operations per tick of the one-per-cell query"},
+        {"exact_ops_per_query", "exact per query", "creatures the exact nearest query reads, per query"},
+        {"rep_ops_per_query", "representative per query", "cells the representative query reads, per query"},
+        {"mismatch_pct", "different answer", "share of queries the representative answers with another creature"},
+        {"error_cells", "mean extra distance", "how much further the representative's answer is, in cells"},
+        {"worst_cells", "worst extra distance", "the largest extra distance, in cells"},
+        {"answered", "answered", "food points that found a creature"},
+        {"other_ops", "centroid pass", "operations of the one-pass centroid"},
+        {"diff", "centroid difference", "distance between the two ways of computing the pack's centre"},
+        {"creatures", "creatures", "creatures in the world"},
+        {"world_side", "world side", "side of the square world"},
+        {"density", "density", "creatures per grid cell"},
+    };
+    return kGlossary;
+}
+
 }  // namespace vantage::play

@@ -73,6 +73,7 @@ public:
     }
     void step(double) override { ++ticks; }
     void meters(std::vector<Meter>&) const override {}
+    std::span<const MeterInfo> glossary() const override { return {}; }
     std::uint64_t checksum() const override { return seed_; }
     double time_s() const override { return static_cast<double>(ticks) / 60.0; }
     void begin_measurement() override { begun_at = ticks; }
