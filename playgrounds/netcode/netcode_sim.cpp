@@ -434,8 +434,9 @@ void NetcodeSim::server_tick(double t) {
         const SendFate fate = c.down.send(t, writer_.bytes());
         c.down_bytes.elapsed(t);
         c.down_bytes.add(static_cast<double>(writer_.size()));
-        push_bounded(c.timeline, PacketMark{false, time_to_wire(server_ms), t, -1.0, fate != SendFate::Scheduled},
+        push_bounded(c.timeline, PacketMark{false, time_to_wire(server_ms), t, -1.0, fate != SendFate::Scheduled, {}},
                      kTimelineCap);
+        c.timeline.back().bytes.assign(writer_.bytes().begin(), writer_.bytes().end());
     }
 }
 
@@ -579,8 +580,10 @@ void NetcodeSim::client_frame(ClientLane& c, const MoveInput& m, double dt_ms,
         const SendFate fate = c.up.send(local_ms_, writer_.bytes());
         c.up_bytes.elapsed(local_ms_);
         c.up_bytes.add(static_cast<double>(writer_.size()));
-        push_bounded(c.timeline, PacketMark{true, c.entity.latest_seq(), local_ms_, -1.0, fate != SendFate::Scheduled},
+        push_bounded(c.timeline,
+                     PacketMark{true, c.entity.latest_seq(), local_ms_, -1.0, fate != SendFate::Scheduled, {}},
                      kTimelineCap);
+        c.timeline.back().bytes.assign(writer_.bytes().begin(), writer_.bytes().end());
     }
     // (up_bytes was dated at the send above, at this same time: a second call changes nothing.)
     for (Reading* r : c.readings()) r->elapsed(local_ms_);

@@ -124,6 +124,7 @@ struct PacketMark {
     double sent_ms = 0.0;      // local time
     double arrived_ms = -1.0;  // local time; negative while in flight or when lost
     bool lost = false;
+    std::vector<std::uint8_t> bytes;  // the packet as sent, for the packet inspector
 };
 
 // A shot as its lane remembers it, for the flash.

@@ -10,6 +10,7 @@
 #include "app/ui.hpp"
 #include "app/views.hpp"
 #include "netcode/netcode_sim.hpp"
+#include "netcode/netcode_wire.hpp"
 
 namespace vantage::play {
 
@@ -127,11 +128,23 @@ Vec2 draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
     return steer;
 }
 
+// The packet the inspector shows: which lane, which direction, when it was sent.
+struct PacketPick {
+    int lane = -1;
+    bool up = false;
+    double sent_ms = 0.0;
+};
+PacketPick& picked() {
+    static PacketPick p;
+    return p;
+}
+
 // Packets of the last kStripMs: the uplink row above, the downlink row below, each packet a
 // segment from sent to arrived (or to now while in flight), red when lost. The yellow band
-// is the interpolation window: from the render time to the newest snapshot held.
-void draw_timeline(const NetcodeSim& sim, const ClientLane& c, float width) {
-    const float height = 44.0f;
+// is the interpolation window: from the render time to the newest snapshot held. A click
+// picks the packet nearest the pointer for the inspector (pause first: the strip scrolls).
+void draw_timeline(const NetcodeSim& sim, const ClientLane& c, int lane, float width) {
+    const float height = em(3.4f);
     const ImVec2 o = ImGui::GetCursorScreenPos();
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->AddRectFilled(o, ImVec2(o.x + width, o.y + height), IM_COL32(20, 24, 32, 255));
@@ -139,7 +152,7 @@ void draw_timeline(const NetcodeSim& sim, const ClientLane& c, float width) {
     auto x_of = [&](double t) {
         return o.x + width * static_cast<float>(std::clamp((t - (now - kStripMs)) / kStripMs, 0.0, 1.0));
     };
-    const float up_y = o.y + 12.0f, down_y = o.y + 32.0f;
+    const float up_y = o.y + height * 0.28f, down_y = o.y + height * 0.74f;
     if (c.mech.interpolation && c.has_state) {
         const double render_local = c.render_ms - NetcodeSim::kServerClockOffsetMs;
         const double newest_local = c.newest_stamp_ms - NetcodeSim::kServerClockOffsetMs;
@@ -150,6 +163,7 @@ void draw_timeline(const NetcodeSim& sim, const ClientLane& c, float width) {
         dl->AddLine(ImVec2(x_of(render_local), o.y), ImVec2(x_of(render_local), o.y + height),
                     IM_COL32(230, 200, 60, 255));
     }
+    const PacketPick& pick = picked();
     for (const PacketMark& p : c.timeline) {
         if (p.sent_ms < now - kStripMs && (p.arrived_ms < 0.0 || p.arrived_ms < now - kStripMs)) continue;
         const float y = p.up ? up_y : down_y;
@@ -164,10 +178,106 @@ void draw_timeline(const NetcodeSim& sim, const ClientLane& c, float width) {
         }
         dl->AddLine(ImVec2(x_of(p.sent_ms), y - 4.0f), ImVec2(x_of(p.sent_ms), y + 4.0f), color);
         if (!p.lost) dl->AddLine(ImVec2(x_of(p.sent_ms), y), ImVec2(x_of(end), y), fade(color, 0.35f));
+        if (pick.lane == lane && pick.up == p.up && pick.sent_ms == p.sent_ms)
+            dl->AddCircle(ImVec2(x_of(p.sent_ms), y), 6.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
     }
     dl->AddText(ImVec2(o.x + 3, o.y), IM_COL32(160, 160, 160, 255), "up");
-    dl->AddText(ImVec2(o.x + 3, o.y + 24.0f), IM_COL32(160, 160, 160, 255), "down");
-    ImGui::Dummy(ImVec2(width, height));
+    dl->AddText(ImVec2(o.x + 3, o.y + height - ImGui::GetTextLineHeight()), IM_COL32(160, 160, 160, 255), "down");
+    ImGui::InvisibleButton("strip", ImVec2(width, height));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("click a packet to inspect its bytes (pause first)");
+    if (ImGui::IsItemClicked()) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        const bool up = m.y < (up_y + down_y) * 0.5f;
+        float best = 12.0f;  // px: a click further than this from every packet picks nothing
+        PacketPick found;
+        for (const PacketMark& p : c.timeline) {
+            if (p.up != up || p.sent_ms < now - kStripMs) continue;
+            const float d = std::fabs(x_of(p.sent_ms) - m.x);
+            if (d < best) {
+                best = d;
+                found = {lane, p.up, p.sent_ms};
+            }
+        }
+        picked() = found;
+    }
+}
+
+// The picked packet, byte by byte: each field the decoder read (offset, bytes in hex, name,
+// value), with its fate on the link and what its receiver made of it.
+void draw_inspector(const ClientLane& c, int lane) {
+    PacketPick& pick = picked();
+    if (pick.lane != lane) return;
+    const PacketMark* mark = nullptr;
+    for (const PacketMark& p : c.timeline) {
+        if (p.up == pick.up && p.sent_ms == pick.sent_ms) mark = &p;
+    }
+    if (!mark) {
+        ImGui::TextWrapped("The picked packet has left the timeline (it keeps the newest packets only).");
+        if (ImGui::SmallButton("close")) pick = {};
+        return;
+    }
+    std::vector<WireField> fields;
+    InputPacket in;
+    StatePacket st;
+    const WireError e = mark->up ? decode_input(mark->bytes, in, &fields) : decode_state(mark->bytes, st, &fields);
+    const char* fate = mark->lost                          ? "lost on the link"
+                       : mark->arrived_ms < 0.0            ? "in flight"
+                       : !mark->up                         ? "arrived"
+                       : mark->key <= c.entity.acked_seq() ? "arrived and acknowledged"
+                                                           : "arrived, not yet acknowledged";
+    if (ImGui::SmallButton("close")) pick = {};
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s packet, %zu bytes, sent at %.1f ms: %s", mark->up ? "input (up)" : "state (down)",
+                       mark->bytes.size(), mark->sent_ms, fate);
+    if (mark->arrived_ms >= 0.0) {
+        if (mark->up && e == WireError::None && !in.inputs.empty()) {
+            ImGui::TextWrapped("After %.0f ms on the link the server applied inputs #%u to #%zu it had not seen.",
+                               mark->arrived_ms - mark->sent_ms, in.first_seq, in.first_seq + in.inputs.size() - 1);
+        } else if (!mark->up && e == WireError::None) {
+            const double ms = mark->arrived_ms - mark->sent_ms;
+            if (!c.mech.prediction)
+                ImGui::TextWrapped("After %.0f ms on the link the client drew its player where this packet put it.",
+                                   ms);
+            else if (c.mech.reconciliation)
+                ImGui::TextWrapped(
+                    "After %.0f ms on the link the client took its player from it, dropped inputs up to #%u and "
+                    "replayed the newer ones on top.",
+                    ms, st.acked_seq);
+            else
+                ImGui::TextWrapped(
+                    "After %.0f ms on the link the client kept its own prediction (reconciliation off) and "
+                    "drew the bots from it.",
+                    ms);
+        }
+    }
+    if (ImGui::BeginTable("fields", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
+                          ImVec2(0, em(9.0f)))) {
+        ImGui::TableSetupColumn("at");
+        ImGui::TableSetupColumn("bytes");
+        ImGui::TableSetupColumn("field");
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableHeadersRow();
+        for (const WireField& f : fields) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%zu", f.offset);
+            ImGui::TableNextColumn();
+            std::string hex;
+            for (std::size_t i = f.offset; i < f.offset + f.size && i < mark->bytes.size(); ++i) {
+                char b[4];
+                std::snprintf(b, sizeof b, "%02X ", mark->bytes[i]);
+                hex += b;
+            }
+            ImGui::TextUnformatted(hex.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(f.name.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(f.value.c_str());
+        }
+        ImGui::EndTable();
+    }
+    ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "layout: playgrounds/netcode/README.md");
 }
 
 void readouts(const ViewContext& v, const ClientLane& c) {
@@ -221,7 +331,7 @@ LanePlots lane_plots(const ViewContext& v, const ClientLane& c) {
 void plots(const ViewContext& v, const ClientLane& c, float width, const PlotTops& tops) {
     const std::string p = std::string(c.name) + ".";
     const LanePlots l = lane_plots(v, c);
-    const float h = em(3.6f);
+    const float h = em(5.0f);
     draw_plot((p + "player").c_str(), l.player, ImVec2(width, h), history_axes(v, "your player, px", tops.player));
     draw_plot((p + "remote").c_str(), l.remote, ImVec2(width, h), history_axes(v, "remotes, px", tops.remote));
     draw_plot((p + "bandwidth").c_str(), l.bandwidth, ImVec2(width, h), history_axes(v, "KiB/s", tops.bandwidth));
@@ -284,9 +394,13 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
             const ClientLane& c = sim.lane(col - 1);
             const Vec2 mouse_steer = draw_client(sim, col - 1, world);
             if (mouse_steer.length() > 0.0f) steer = mouse_steer;
-            draw_timeline(sim, c, width);
+            draw_timeline(sim, c, static_cast<int>(col - 1), width);
             readouts(v, c);
-            plots(v, c, width, tops);
+            // A picked packet takes the plots' place until it is closed.
+            if (picked().lane == static_cast<int>(col - 1))
+                draw_inspector(c, static_cast<int>(col - 1));
+            else
+                plots(v, c, width, tops);
         }
         ImGui::PopTextWrapPos();
         ImGui::PopID();

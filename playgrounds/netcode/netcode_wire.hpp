@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "vantage/byte_io.hpp"
@@ -87,12 +88,23 @@ struct StatePacket {
 inline constexpr std::uint8_t kInputType = 0x55;  // 'U'
 inline constexpr std::uint8_t kStateType = 0x53;  // 'S'
 
+// One field of a message as the decoder read it, for the packet inspector: where it sits,
+// how many bytes, what it is and its value as decoded.
+struct WireField {
+    std::size_t offset = 0;
+    std::size_t size = 0;
+    std::string name;   // "inputs[2].duration"
+    std::string value;  // "16.25 ms"
+};
+
 // Encoders clear `out` first; a value the format cannot hold (a NaN position) leaves
 // out.ok() false and the caller does not send. Decoders decode into `out` in place, so a
 // reused packet does not allocate, and leave it cleared on any error.
 void encode_input(ByteWriter& out, const InputPacket& packet);
 void encode_state(ByteWriter& out, const StatePacket& packet);
-WireError decode_input(std::span<const std::uint8_t> bytes, InputPacket& out);
-WireError decode_state(std::span<const std::uint8_t> bytes, StatePacket& out);
+// With a `trace`, the decoder also narrates: every field it reads, in order (cleared first;
+// on an error the fields up to it, the last one the field that failed).
+WireError decode_input(std::span<const std::uint8_t> bytes, InputPacket& out, std::vector<WireField>* trace = nullptr);
+WireError decode_state(std::span<const std::uint8_t> bytes, StatePacket& out, std::vector<WireField>* trace = nullptr);
 
 }  // namespace vantage::play

@@ -71,6 +71,45 @@ TEST(NetcodeWire, AStatePacketEncodesToTheDocumentedBytes) {
     EXPECT_TRUE(same(back, golden_state()));
 }
 
+// The packet inspector's narration: the fields tile the message byte for byte, in order,
+// with the decoded values, and asking for them changes nothing about the decode.
+TEST(NetcodeWire, TheDecodersNarrateEveryFieldTheyRead) {
+    for (const Bytes& bytes : {encode(golden_input()), encode(golden_state())}) {
+        std::vector<WireField> fields;
+        InputPacket in;
+        StatePacket st;
+        const WireError e =
+            bytes[0] == kInputType ? decode_input(bytes, in, &fields) : decode_state(bytes, st, &fields);
+        ASSERT_EQ(e, WireError::None);
+        std::size_t at = 0;
+        for (const WireField& f : fields) {
+            EXPECT_EQ(f.offset, at) << f.name;
+            EXPECT_GT(f.size, 0u) << f.name;
+            EXPECT_FALSE(f.value.empty()) << f.name;
+            at += f.size;
+        }
+        EXPECT_EQ(at, bytes.size());
+    }
+    std::vector<WireField> fields;
+    InputPacket in;
+    ASSERT_EQ(decode_input(encode(golden_input()), in, &fields), WireError::None);
+    EXPECT_TRUE(same(in, golden_input()));
+    ASSERT_GE(fields.size(), 8u);
+    EXPECT_EQ(fields[0].name, "type");
+    EXPECT_EQ(fields[1].name, "client_time");
+    EXPECT_EQ(fields[1].value, "16 ms");
+    EXPECT_EQ(fields[1].size, 2u);  // 256 units of 1/16 ms, a two-byte varint
+    EXPECT_EQ(fields[5].name, "first_seq");
+    EXPECT_EQ(fields[5].value, "#7");
+    EXPECT_EQ(fields[6].name, "input #7 direction");
+    EXPECT_EQ(fields[6].value, "(127, -127) / 127");
+    // A bad message: the fields up to the failure, then the error.
+    Bytes bad = encode(golden_input());
+    bad.push_back(0);
+    EXPECT_EQ(decode_input(bad, in, &fields), WireError::TrailingBytes);
+    EXPECT_EQ(fields.back().name, "error");
+}
+
 TEST(NetcodeWire, RandomPacketsRoundTripExactly) {
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
         XorShift rng(seed);
