@@ -17,6 +17,7 @@
 #include "app/views.hpp"
 #include "common/history.hpp"
 #include "common/host.hpp"
+#include "common/tour.hpp"
 
 struct SDL_Window;
 
@@ -37,6 +38,13 @@ struct App {
         double next_sample_s = 0.0;
     };
     std::vector<SimHistory> sim_histories;
+    // Each playground's tour and where the room is in it (-1: not touring).
+    struct TourState {
+        Tour tour;
+        int step = -1;
+        bool shown = false;  // this step's change has been made ("Show me")
+    };
+    std::vector<TourState> tours;
     std::vector<Meter> meters;
     std::uint64_t last_counter = 0;  // SDL performance counter at the previous frame
     long frames_left = -1;           // -1: run until closed
@@ -69,7 +77,10 @@ struct App {
 
 private:
     explicit App(Playgrounds playgrounds)
-        : views(std::move(playgrounds.views)), host(std::move(playgrounds.sims)), sim_histories(host.count()) {}
+        : views(std::move(playgrounds.views)),
+          host(std::move(playgrounds.sims)),
+          sim_histories(host.count()),
+          tours(host.count()) {}
 };
 
 // Re-reads the active playground's meters (after a setting changed or a tick ran outside

@@ -247,6 +247,15 @@ void draw_workshop_bar(App& app) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("every meter of this run's history, one row per sample");
     same_line_if_fits(ImGui::CalcTextSize("Save PNG").x + 2 * style.FramePadding.x);
     if (ImGui::Button("Save PNG")) app.pending_png = std::string(host.current().name()) + ".png";
+    App::TourState& tour = app.tours[host.active()];
+    if (!tour.tour.steps.empty() && tour.step < 0) {
+        same_line_if_fits(ImGui::CalcTextSize("Tour").x + 2 * style.FramePadding.x);
+        if (ImGui::Button("Tour")) {
+            tour.step = 0;
+            tour.shown = false;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("a few steps: the scene, a question for the room, the answer");
+    }
     if (active) {
         ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", active->title.c_str());
         ImGui::TextWrapped("%s", active->look_for.c_str());
@@ -267,6 +276,70 @@ void draw_workshop_bar(App& app) {
                 ImGui::PopStyleColor();
             }
         }
+    }
+}
+
+// The tour's current step: the scene, the question, "Show me" (the one change), and the
+// meters that answer, live.
+void draw_tour(App& app) {
+    App::TourState& t = app.tours[app.host.active()];
+    if (t.step < 0 || t.step >= static_cast<int>(t.tour.steps.size())) return;
+    const TourStep& step = t.tour.steps[static_cast<std::size_t>(t.step)];
+    ImGui::Separator();
+    ImGui::TextColored(ImVec4(0.95f, 0.85f, 0.45f, 1.0f), "Tour, step %d of %zu", t.step + 1, t.tour.steps.size());
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", step.say.c_str());
+    if (!step.ask.empty()) {
+        ImGui::TextColored(ImVec4(0.95f, 0.85f, 0.45f, 1.0f), "Predict:");
+        ImGui::SameLine();
+        ImGui::TextWrapped("%s", step.ask.c_str());
+    }
+    if (!step.watch.empty()) {
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "watch:");
+        const std::span<const MeterInfo> glossary = app.host.current().glossary();
+        for (const std::string& w : step.watch) {
+            const MeterInfo* info = find_meter_info(glossary, w);
+            const std::size_t dot = w.find('.');
+            const std::string lane = dot == std::string::npos || (info && info->key == w) ? "" : w.substr(0, dot) + " ";
+            const std::string label = lane + (info ? std::string(info->label) : w);
+            std::string unit;
+            for (const Meter& m : app.meters) {
+                if (m.name == w && !m.unit.empty()) unit = " " + m.unit;
+            }
+            const std::string text = format("%s %s%s", label.c_str(),
+                                            plain_number(meter_value(app.meters, w.c_str())).c_str(), unit.c_str());
+            same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x);
+            ImGui::Text("%s", text.c_str());
+            if (info && ImGui::IsItemHovered())
+                ImGui::SetTooltip("%.*s", static_cast<int>(info->help.size()), info->help.data());
+        }
+    }
+    if (!step.settings.empty() && !t.shown) {
+        if (ImGui::Button(("Show me: " + step.settings).c_str())) {
+            const std::vector<std::string> errors = apply_tour_step(app.host, step);
+            app.status = errors.empty() ? std::string() : errors.front();
+            t.shown = true;
+        }
+        ImGui::SameLine();
+    } else if (!step.settings.empty()) {
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "changed: %s", step.settings.c_str());
+        ImGui::SameLine();
+    }
+    ImGui::BeginDisabled(t.step == 0);
+    if (ImGui::Button("Back")) {
+        --t.step;
+        t.shown = false;
+    }
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    const bool last = t.step + 1 == static_cast<int>(t.tour.steps.size());
+    if (ImGui::Button(last ? "End tour" : "Next")) {
+        t.step = last ? -1 : t.step + 1;
+        t.shown = false;
+    }
+    if (!last) {
+        ImGui::SameLine();
+        if (ImGui::Button("End tour")) t.step = -1;
     }
 }
 
@@ -306,6 +379,7 @@ void draw_ui(App& app) {
     }
     draw_context_bar(app);
     draw_workshop_bar(app);
+    draw_tour(app);
     if (ImGui::BeginTabBar("playgrounds")) {
         // A switch from the URL or the JS API forces the tab until ImGui shows it; a click
         // on a tab selects that playground.
@@ -495,6 +569,11 @@ int main(int argc, char** argv) {
     }
     for (const std::string& e : load_all_presets(app.host, platform::presets_dir()))
         std::fprintf(stderr, "%s\n", e.c_str());
+    for (std::size_t i = 0; i < app.host.count(); ++i) {
+        app.tours[i].tour = load_tour(platform::presets_dir(), app.host.sim(i).name());
+        for (const std::string& e : app.tours[i].tour.errors)
+            std::fprintf(stderr, "presets/%s-tour.ini %s\n", std::string(app.host.sim(i).name()).c_str(), e.c_str());
+    }
     if (!join_url.empty()) {
         // The room's playground: horde, unless the settings name blackhole ("blackhole" or
         // "blackhole/name=ann"); the rest of the settings go with the join (name=...).

@@ -41,8 +41,8 @@ std::string num(double v) {
 
 }  // namespace
 
-PresetFile parse_presets(std::string_view text) {
-    PresetFile out;
+std::vector<IniSection> parse_ini(std::string_view text, std::vector<std::string>& errors) {
+    std::vector<IniSection> sections;
     int line_no = 0;
     while (!text.empty()) {
         const std::size_t nl = text.find('\n');
@@ -53,43 +53,53 @@ PresetFile parse_presets(std::string_view text) {
         const std::string where = "line " + std::to_string(line_no) + ": ";
         if (line.front() == '[') {
             if (line.back() != ']' || !valid_name(line.substr(1, line.size() - 2))) {
-                out.errors.push_back(where + "expected [name] with a-z, 0-9, - or _");
+                errors.push_back(where + "expected [name] with a-z, 0-9, - or _");
                 continue;
             }
-            out.presets.push_back(Preset{});
-            out.presets.back().name = std::string(line.substr(1, line.size() - 2));
+            sections.push_back({line_no, std::string(line.substr(1, line.size() - 2)), {}});
             continue;
         }
         const std::size_t eq = line.find('=');
         if (eq == std::string_view::npos) {
-            out.errors.push_back(where + "expected key = value");
+            errors.push_back(where + "expected key = value");
             continue;
         }
-        if (out.presets.empty()) {
-            out.errors.push_back(where + "a setting before the first [preset]");
+        if (sections.empty()) {
+            errors.push_back(where + "a setting before the first [section]");
             continue;
         }
-        Preset& p = out.presets.back();
-        const std::string_view key = trim(line.substr(0, eq));
-        const std::string value(trim(line.substr(eq + 1)));
-        if (key == "title")
-            p.title = value;
-        else if (key == "look_for")
-            p.look_for = value;
-        else if (key == "settings")
-            p.settings = value;
-        else if (key == "check")
-            p.check = value;
-        else if (key == "verdict")
-            p.verdict = value;
-        else if (key == "seconds") {
-            double s = 0;
-            if (!parse_value(value, s) || s <= 0 || s > 3600)
-                out.errors.push_back(where + "seconds must be 0..3600");
-            else
-                p.seconds = s;
-        } else {
-            out.errors.push_back(where + "unknown key '" + std::string(key) + "'");
+        sections.back().entries.push_back(
+            {line_no, std::string(trim(line.substr(0, eq))), std::string(trim(line.substr(eq + 1)))});
+    }
+    return sections;
+}
+
+PresetFile parse_presets(std::string_view text) {
+    PresetFile out;
+    for (const IniSection& section : parse_ini(text, out.errors)) {
+        Preset& p = out.presets.emplace_back();
+        p.name = section.name;
+        for (const IniEntry& e : section.entries) {
+            const std::string where = "line " + std::to_string(e.line) + ": ";
+            if (e.key == "title")
+                p.title = e.value;
+            else if (e.key == "look_for")
+                p.look_for = e.value;
+            else if (e.key == "settings")
+                p.settings = e.value;
+            else if (e.key == "check")
+                p.check = e.value;
+            else if (e.key == "verdict")
+                p.verdict = e.value;
+            else if (e.key == "seconds") {
+                double v = 0;
+                if (!parse_value(e.value, v) || v <= 0 || v > 3600)
+                    out.errors.push_back(where + "seconds must be 0..3600");
+                else
+                    p.seconds = v;
+            } else {
+                out.errors.push_back(where + "unknown key '" + e.key + "'");
+            }
         }
     }
     for (const Preset& p : out.presets) {
@@ -100,12 +110,16 @@ PresetFile parse_presets(std::string_view text) {
     return out;
 }
 
-PresetFile load_presets(const std::string& dir, std::string_view playground) {
-    std::ifstream in(dir + "/" + std::string(playground) + ".ini");
+std::string read_text_file(const std::string& path) {
+    std::ifstream in(path);
     if (!in) return {};
     std::stringstream buf;
     buf << in.rdbuf();
-    return parse_presets(buf.str());
+    return buf.str();
+}
+
+PresetFile load_presets(const std::string& dir, std::string_view playground) {
+    return parse_presets(read_text_file(dir + "/" + std::string(playground) + ".ini"));
 }
 
 std::vector<std::string> load_all_presets(Host& host, const std::string& dir) {

@@ -40,6 +40,22 @@ struct PresetFile {
     std::vector<std::string> errors;  // "line N: ..." for every malformed line
 };
 
+// The file format presets and tours share: "[name]" starts a section, "key = value" lines
+// fill it, blank lines and "# ..." are skipped. Malformed lines go to `errors` as "line N: ...".
+struct IniEntry {
+    int line = 0;
+    std::string key;
+    std::string value;
+};
+struct IniSection {
+    int line = 0;
+    std::string name;
+    std::vector<IniEntry> entries;
+};
+std::vector<IniSection> parse_ini(std::string_view text, std::vector<std::string>& errors);
+// A file's text; empty when it cannot be read.
+std::string read_text_file(const std::string& path);
+
 PresetFile parse_presets(std::string_view text);
 // Reads <dir>/<playground>.ini; a missing file is an empty list, not an error.
 PresetFile load_presets(const std::string& dir, std::string_view playground);

@@ -87,6 +87,24 @@ void push_bounded(std::vector<T>& v, const T& item, std::size_t cap) {
     v.push_back(item);
 }
 
+// Appends a packet to the strip, reusing the oldest mark's byte buffer once the strip is
+// full, so a steady stream records without allocating (each buffer is reserved once, larger
+// than any packet of this playground: at most 64 inputs and 8 shots up, 8 bots down).
+constexpr std::size_t kPacketBytesReserved = 768;
+void record_packet(std::vector<PacketMark>& timeline, const PacketMark& mark, std::span<const std::uint8_t> bytes) {
+    if (timeline.size() >= kTimelineCap) {
+        std::rotate(timeline.begin(), timeline.begin() + 1, timeline.end());
+    } else {
+        timeline.emplace_back();
+        timeline.back().bytes.reserve(kPacketBytesReserved);
+    }
+    PacketMark& slot = timeline.back();
+    std::vector<std::uint8_t> buffer = std::move(slot.bytes);
+    slot = mark;
+    buffer.assign(bytes.begin(), bytes.end());
+    slot.bytes = std::move(buffer);
+}
+
 PacketMark* find_mark(std::vector<PacketMark>& timeline, bool up, std::uint64_t key) {
     for (auto it = timeline.rbegin(); it != timeline.rend(); ++it)
         if (it->up == up && it->key == key) return &*it;
@@ -434,9 +452,8 @@ void NetcodeSim::server_tick(double t) {
         const SendFate fate = c.down.send(t, writer_.bytes());
         c.down_bytes.elapsed(t);
         c.down_bytes.add(static_cast<double>(writer_.size()));
-        push_bounded(c.timeline, PacketMark{false, time_to_wire(server_ms), t, -1.0, fate != SendFate::Scheduled, {}},
-                     kTimelineCap);
-        c.timeline.back().bytes.assign(writer_.bytes().begin(), writer_.bytes().end());
+        record_packet(c.timeline, PacketMark{false, time_to_wire(server_ms), t, -1.0, fate != SendFate::Scheduled, {}},
+                      writer_.bytes());
     }
 }
 
@@ -580,10 +597,9 @@ void NetcodeSim::client_frame(ClientLane& c, const MoveInput& m, double dt_ms,
         const SendFate fate = c.up.send(local_ms_, writer_.bytes());
         c.up_bytes.elapsed(local_ms_);
         c.up_bytes.add(static_cast<double>(writer_.size()));
-        push_bounded(c.timeline,
-                     PacketMark{true, c.entity.latest_seq(), local_ms_, -1.0, fate != SendFate::Scheduled, {}},
-                     kTimelineCap);
-        c.timeline.back().bytes.assign(writer_.bytes().begin(), writer_.bytes().end());
+        record_packet(c.timeline,
+                      PacketMark{true, c.entity.latest_seq(), local_ms_, -1.0, fate != SendFate::Scheduled, {}},
+                      writer_.bytes());
     }
     // (up_bytes was dated at the send above, at this same time: a second call changes nothing.)
     for (Reading* r : c.readings()) r->elapsed(local_ms_);

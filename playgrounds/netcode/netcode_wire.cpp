@@ -44,9 +44,12 @@ public:
         trace_->push_back({start_, in_.position() - start_, name, describe()});
         start_ = in_.position();
     }
-    template <class Describe>
-    void field(const std::string& name, Describe describe) {
-        field(name.c_str(), describe);
+    // A name built only when narrating (a steady stream decodes without allocating).
+    template <class Name, class Describe>
+    void field_named(Name name, Describe describe) {
+        if (!trace_) return;
+        trace_->push_back({start_, in_.position() - start_, name(), describe()});
+        start_ = in_.position();
     }
 
 private:
@@ -135,10 +138,11 @@ WireError decode_input(std::span<const std::uint8_t> bytes, InputPacket& out, st
         MoveInput m;
         m.dx = axis_from_wire(in);
         m.dy = axis_from_wire(in);
-        n.field("input #" + int_text(out.first_seq + i) + " direction",
-                [&] { return "(" + std::to_string(m.dx) + ", " + std::to_string(m.dy) + ") / 127"; });
+        n.field_named([&] { return "input #" + int_text(out.first_seq + i) + " direction"; },
+                      [&] { return "(" + std::to_string(m.dx) + ", " + std::to_string(m.dy) + ") / 127"; });
         m.duration_units = static_cast<std::uint16_t>(in.read_varint_max(UINT16_MAX));
-        n.field("input #" + int_text(out.first_seq + i) + " held", [&] { return ms_text(m.duration_ms()); });
+        n.field_named([&] { return "input #" + int_text(out.first_seq + i) + " held"; },
+                      [&] { return ms_text(m.duration_ms()); });
         out.inputs.push_back(m);
     }
     const std::size_t shots = in.read_count(kMaxShotsPerPacket, 4);
@@ -206,7 +210,7 @@ WireError decode_state(std::span<const std::uint8_t> bytes, StatePacket& out, st
     out.bots.reserve(bots);
     for (std::size_t i = 0; i < bots && in.ok(); ++i) {
         out.bots.push_back(in.read_fixed2(kPositionStep));
-        n.field("bot " + int_text(i), [&] { return vec_text(out.bots.back()); });
+        n.field_named([&] { return "bot " + int_text(i); }, [&] { return vec_text(out.bots.back()); });
     }
     out.shot_ack = in.read_varint_u32();
     n.field("shot_ack", [&] { return int_text(out.shot_ack); });
