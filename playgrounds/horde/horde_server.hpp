@@ -64,7 +64,9 @@ struct HordeServeScratch {
 
 class HordeServerHalf {
 public:
-    explicit HordeServerHalf(const DeltaBaselineOptions& options) : baseline_(options) {}
+    // Every entered key travels with its position, so the planner counts kHordePositionBytes
+    // for each whatever options says.
+    explicit HordeServerHalf(const DeltaBaselineOptions& options) : baseline_(with_positions(options)) {}
 
     // Reads the acknowledgements `link` delivered by round.now_ms, then (if the baseline
     // sends now) one frame for player `player`. Acknowledgements are read first so the plan
@@ -79,6 +81,10 @@ public:
     std::uint64_t refused_frames() const { return refused_frames_; }  // frames the encoder refused (not sent)
 
 private:
+    static DeltaBaselineOptions with_positions(DeltaBaselineOptions options) {
+        options.entered_value_bytes = kHordePositionBytes;
+        return options;
+    }
     DeltaBaseline baseline_;
     std::uint64_t frames_ = 0;
     std::uint64_t decode_errors_ = 0;
