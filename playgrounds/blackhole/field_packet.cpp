@@ -11,7 +11,7 @@ constexpr float kVelocityStep = 0.25f;             // units/s per quantum
 constexpr std::uint64_t kMaxWeight4 = 1ULL << 32;  // weight4 ceiling (a weight of 2^30)
 constexpr std::size_t kHoleMinBytes = 6;
 constexpr std::size_t kClusterMinBytes = 5;
-constexpr std::size_t kPelletBytes = 10;
+constexpr std::size_t kPelletBytes = kFieldPelletBytes;
 
 std::uint16_t quantize_coordinate(float v) {
     if (!(v > 0.0f)) return 0;  // NaN and anything below the arena go to its edge
@@ -117,10 +117,11 @@ PacketBytes encode_field_packet(const FieldPacket& packet, ByteWriter& out) {
     const std::size_t field_end = out.size();
     write_pellets(out, packet.spawned);
     write_pellets(out, packet.corrections);
-    return {out.size(), field_end - field_start};
+    return {out.size(), field_end - field_start, out.ok() && out.size() <= kMaxFieldPacketBytes};
 }
 
 WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out) {
+    if (bytes.size() > kMaxFieldPacketBytes) return WireError::TooLarge;
     ByteReader in(bytes);
     if (in.read_u8() != kFieldPacketKind && in.ok()) in.fail(WireError::UnknownType);
     out.sequence = in.read_varint_u32();

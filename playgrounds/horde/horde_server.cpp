@@ -142,6 +142,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
         return sent;
     }
     link.send(now_ms, scratch.writer.bytes());
+    largest_packet_bytes_ = std::max(largest_packet_bytes_, scratch.writer.size());
     ++frames_;
     sent.sent = true;
     sent.entered = plan_.entered.size();

@@ -76,9 +76,10 @@ public:
 
     DeltaBaseline& baseline() { return baseline_; }
     const DeltaBaseline& baseline() const { return baseline_; }
-    std::uint64_t frames() const { return frames_; }                  // frames sent
-    std::uint64_t decode_errors() const { return decode_errors_; }    // acknowledgements refused
-    std::uint64_t refused_frames() const { return refused_frames_; }  // frames the encoder refused (not sent)
+    std::uint64_t frames() const { return frames_; }                            // frames sent
+    std::uint64_t decode_errors() const { return decode_errors_; }              // acknowledgements refused
+    std::uint64_t refused_frames() const { return refused_frames_; }            // frames the encoder refused (not sent)
+    std::size_t largest_packet_bytes() const { return largest_packet_bytes_; }  // of those sent
 
 private:
     static DeltaBaselineOptions with_positions(DeltaBaselineOptions options) {
@@ -89,6 +90,7 @@ private:
     std::uint64_t frames_ = 0;
     std::uint64_t decode_errors_ = 0;
     std::uint64_t refused_frames_ = 0;
+    std::size_t largest_packet_bytes_ = 0;
 };
 
 // Shared per-round work: relevant keys per player (grid radius query), the broadcast list

@@ -63,6 +63,28 @@ TEST(HordeSim, RelevanceCullsMostOfTheBroadcast) {
     EXPECT_GT(broadcast.held, 0.95 * static_cast<double>(sim.world().alive_count()));
 }
 
+// Every packet fits one datagram, even the broadcast's (1,200 enemies, about 10 KB as one
+// packet): it is spread over frames, and the acked broadcast still ends up holding the world.
+TEST(HordeSim, EveryPacketFitsADatagramAndTheBroadcastStillArrives) {
+    HordeSim sim({lane("acked", true), lane("broadcast", true, false), lane("crowd", true, true, 1.0f)});
+    sim.settings().loss_pct = 10.0;
+    run(sim, 3.0);
+    std::size_t largest = 0;
+    for (std::size_t l = 0; l < sim.lane_count(); ++l) {
+        for (std::size_t c = 0; c < sim.lane(l).client_count(); ++c) {
+            const HordeServerHalf& server = sim.lane(l).seat(c).server;
+            EXPECT_EQ(server.refused_frames(), 0u) << "lane " << l << " client " << c;
+            EXPECT_GT(server.frames(), 40u) << "lane " << l << " client " << c;
+            EXPECT_LE(server.largest_packet_bytes(), kMaxHordePacketBytes) << "lane " << l << " client " << c;
+            largest = std::max(largest, server.largest_packet_bytes());
+        }
+    }
+    EXPECT_GT(largest, kMaxHordePacketBytes * 9 / 10);  // the limit was reached, so it was tested
+    const HordeLaneTotals broadcast = sim.totals(1);
+    EXPECT_GT(broadcast.held, 0.9 * static_cast<double>(sim.world().alive_count()));
+    EXPECT_GT(sim.lane(1).seat(0).server.baseline().counters().spread_frames, 0u);
+}
+
 TEST(HordeSim, CompactIdsAndQuantizedPositionsCutTheWireCost) {
     HordeSim sim({lane("acked", true)});
     run(sim, 3.0);
