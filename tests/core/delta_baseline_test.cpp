@@ -483,6 +483,7 @@ TEST(DeltaBaseline, AFullSetLargerThanAFrameIsSpreadOverFramesThatFit) {
     }
     EXPECT_EQ(s.held(), world);
     EXPECT_LE(frames, 20);  // about 150 keys of 8 bytes per frame
+    ::testing::Test::RecordProperty("frames", frames);
     EXPECT_GT(s.server.counters().spread_frames, 10u);
     EXPECT_EQ(s.server.full_rebuilds(), 1u);
     // Once there, a quiet world costs an empty diff.
