@@ -1,5 +1,6 @@
 #include "blackhole/field_packet.hpp"
 
+#include <bit>
 #include <cassert>
 #include <cmath>
 
@@ -69,9 +70,17 @@ void write_pellets(ByteWriter& out, const std::vector<PelletState>& pellets) {
     }
 }
 
+// Capacity grown to a power of two, not to each packet's count, so a client fed packets that
+// creep upwards stops allocating after a few growths.
+template <class T>
+void resize_geometric(std::vector<T>& v, std::size_t n) {
+    if (v.capacity() < n) v.reserve(std::bit_ceil(n));
+    v.resize(n);
+}
+
 void read_pellets(ByteReader& in, std::size_t max_pellets, std::vector<PelletState>& out) {
     const std::size_t n = in.read_count(max_pellets, kPelletBytes);
-    out.resize(n);
+    resize_geometric(out, n);
     for (PelletState& p : out) {
         const std::uint16_t id = in.read_u16();
         if (id >= max_pellets) in.fail(WireError::OutOfRange);
@@ -127,7 +136,7 @@ WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t m
     out.sequence = in.read_varint_u32();
     out.server_time_ms = in.read_varint_u32();
     const std::size_t holes = in.read_count(kMaxHoles, kHoleMinBytes);
-    out.holes.resize(holes);
+    resize_geometric(out.holes, holes);
     for (HoleState& h : out.holes) {
         h.id = in.read_u8();
         if (h.id >= kMaxHoles) in.fail(WireError::OutOfRange);
@@ -135,7 +144,7 @@ WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t m
         h.weight = static_cast<float>(static_cast<double>(in.read_varint_max(kMaxWeight4)) / 4.0);
     }
     const std::size_t clusters = in.read_count(kMaxHoles, kClusterMinBytes);
-    out.clusters.resize(clusters);
+    resize_geometric(out.clusters, clusters);
     for (WeightedPoint& c : out.clusters) {
         const Vec2 p = read_position(in);
         c = {p.x, p.y, static_cast<float>(static_cast<double>(in.read_varint_max(kMaxWeight4)) / 4.0)};

@@ -177,9 +177,15 @@ void HordeSim::reset(std::uint64_t seed) {
     for (const HordeLaneConfig& config : lane_configs_) {
         const AckFrontier frontier =
             config.frontier.value_or(settings_.any_received ? AckFrontier::AnyReceived : AckFrontier::Contiguous);
+        // History from time: at least 24 frames, more when the round trip (both ways, with
+        // jitter) at the send rate needs it. Sized at restart; a latency raised live beyond it
+        // shows on acks_outside_history and unacked_full_frames.
+        const std::size_t history = std::max<std::size_t>(
+            24, DeltaBaselineOptions::history_for(2.0 * settings_.latency_ms, 2.0 * settings_.jitter_ms,
+                                                  1000.0 / std::clamp(settings_.send_hz, 1.0, 60.0)));
         const DeltaBaselineOptions baseline{.policy = config.recovery ? RecoveryPolicy::Acked : RecoveryPolicy::Naive,
                                             .frontier = frontier,
-                                            .history = 24,
+                                            .history = history,
                                             .stalled_after_ms = 3000.0,
                                             .keepalive_every_ms = 1000.0};
         lanes_.push_back(std::make_unique<HordeLane>(config, settings_.players, baseline, link_options(0), seed));

@@ -151,14 +151,39 @@ TEST(HordeSim, AHistoryShorterThanTheRoundTripShowsOnItsMeter) {
         }
         return -1.0;
     };
+    // Raised live, after the history was sized for 30 ms at 16 Hz (24 frames): 60 Hz with
+    // 300 ms each way needs about 40.
     HordeSim slow({lane("acked", true)});
+    slow.settings().enemies = 400;
+    slow.reset(7);
     slow.settings().send_hz = 60.0;
     slow.settings().latency_ms = 300.0;
-    run(slow, 2.0, 7, 400);
+    slow.apply_settings();
+    for (int i = 0; i < 4 * 60; ++i) slow.step(1.0 / 60.0);
     EXPECT_GT(outside(slow), 50.0);
     HordeSim fine({lane("acked", true)});
     run(fine, 2.0, 7, 400);
     EXPECT_EQ(outside(fine), 0.0);
+}
+
+// The same link set before the start: the history is sized from the round trip, so the
+// acknowledgements land inside it and the full sets end.
+TEST(HordeSim, AHistorySizedFromTheRoundTripEndsTheFullBaselines) {
+    HordeSim sim({lane("acked", true)});
+    sim.settings().send_hz = 60.0;
+    sim.settings().latency_ms = 300.0;
+    run(sim, 2.0, 7, 400);
+    std::vector<Meter> meters;
+    sim.meters(meters);
+    double outside = -1, unacked_full = -1;
+    for (const Meter& m : meters) {
+        if (m.name == "acked.acks_outside_history") outside = m.value;
+        if (m.name == "acked.unacked_full_frames") unacked_full = m.value;
+    }
+    EXPECT_EQ(outside, 0.0);
+    EXPECT_GE(unacked_full, 0.0);
+    EXPECT_LT(unacked_full, 4.0 * 60.0);  // the cold start's round trips only, per client
+    EXPECT_GE(sim.lane(0).seat(0).server.baseline().options().history, 40u);
 }
 
 TEST(HordeSim, CrowdSummariesCoverTheDistantWorldForAFewBytes) {
