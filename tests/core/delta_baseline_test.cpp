@@ -9,6 +9,7 @@
 #include "vantage/delta_baseline.hpp"
 #include "vantage/delta_mirror.hpp"
 #include "vantage/delta_wire.hpp"
+#include "vantage/priority_accumulator.hpp"
 #include "vantage/random.hpp"
 #include "vantage/set_digest.hpp"
 #include "vantage/slot_key.hpp"
@@ -565,6 +566,40 @@ TEST(DeltaBaseline, TheFullSetIsSentWhenItIsSmallerThanTheDiff) {
     const DeltaPlan& next = s.send(now);
     EXPECT_FALSE(next.full_baseline);
     EXPECT_TRUE(next.entered.empty() && next.left.empty());
+}
+
+// A byte budget below the stream's need: each frame is planned into what the budget holds
+// (nothing is sent while it holds less than a minimal frame), so the set arrives slowly but
+// every frame is exact; once the budget allows, the stream converges and stays converged.
+TEST(DeltaBaseline, AStreamUnderAByteBudgetConvergesOnceTheBudgetAllows) {
+    Stream s(kMtu);
+    ByteBudget budget({.bytes_per_sec = 400.0, .burst_bytes = 200.0});
+    Keys world = spaced(600);
+    int sent = 0, converged_at = -1;
+    for (int frame = 0; frame < 400; ++frame) {
+        const double now_ms = frame * 50.0;
+        if (frame == 200) budget.set_options({.bytes_per_sec = 40000.0, .burst_bytes = 2400.0});
+        if (frame % 50 == 25) world = spaced(600, 3 * static_cast<std::uint32_t>(frame / 50), 3);  // one out, one in
+        budget.refill(now_ms);
+        if (budget.available() < kMinFrameBytes) continue;
+        s.server.plan(world, s.plan, budget.available());
+        const std::size_t bytes = wire_bytes(s.plan);
+        ASSERT_LE(bytes, budget.available()) << "frame " << frame;
+        budget.spend(bytes);
+        ++sent;
+        s.deliver(s.plan);
+        ASSERT_NE(s.ack(), AckOutcome::Drift) << "frame " << frame;
+        if (frame < 200) {
+            EXPECT_NE(s.held(), world) << "frame " << frame << ": 400 B/s cannot carry 600 keys in 10 s";
+        } else if (s.held() == world) {
+            if (converged_at < 0) converged_at = frame;
+        } else if (converged_at >= 0 && frame % 50 != 25) {
+            ADD_FAILURE() << "diverged again at frame " << frame;
+        }
+    }
+    EXPECT_GT(sent, 100);
+    EXPECT_GE(converged_at, 200);
+    EXPECT_LT(converged_at, 210);  // the rest at up to 2,400 bytes per frame
 }
 
 TEST(DeltaBaselineOptions, HistoryForCoversTheRoundTripPlusJitter) {
