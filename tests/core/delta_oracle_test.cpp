@@ -79,11 +79,17 @@ TEST(DeltaOracle, AnyReceivedFrontierConvergesAfterTheLinkHealsSeeds101To200) {
     check_acked_converges(101, 200, AckFrontier::AnyReceived);
 }
 
-TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds1To100) {
-    check_acked_converges(1, 100, AckFrontier::Contiguous, kTightFrameBytes);
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds1To50) {
+    check_acked_converges(1, 50, AckFrontier::Contiguous, kTightFrameBytes);
 }
-TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds101To200) {
-    check_acked_converges(101, 200, AckFrontier::Contiguous, kTightFrameBytes);
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds51To100) {
+    check_acked_converges(51, 100, AckFrontier::Contiguous, kTightFrameBytes);
+}
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds101To150) {
+    check_acked_converges(101, 150, AckFrontier::Contiguous, kTightFrameBytes);
+}
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds151To200) {
+    check_acked_converges(151, 200, AckFrontier::Contiguous, kTightFrameBytes);
 }
 TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkAnyReceivedSeeds1To100) {
     check_acked_converges(1, 100, AckFrontier::AnyReceived, kTightFrameBytes);
