@@ -224,15 +224,16 @@ bool DeltaBaseline::plan_diff(std::span<const std::uint64_t> current, std::span<
     // target, or the client's state after this frame would not be one known set; the other
     // changes are progress, and as many as fit go, in key order from the cursor.
     difference(held, certain, mandatory_);
-    progress_.clear();
+    // Both kinds of progress in one ascending list (std::merge into reserved buffers:
+    // std::inplace_merge would allocate a temporary buffer).
     scratch_.clear();
+    taken_.clear();
     std::set_difference(out.entered.begin(), out.entered.end(), mandatory_.begin(), mandatory_.end(),
-                        std::back_inserter(progress_));
-    std::set_difference(out.left.begin(), out.left.end(), mandatory_.begin(), mandatory_.end(),
                         std::back_inserter(scratch_));
-    const std::size_t split = progress_.size();
-    progress_.insert(progress_.end(), scratch_.begin(), scratch_.end());
-    std::inplace_merge(progress_.begin(), progress_.begin() + static_cast<std::ptrdiff_t>(split), progress_.end());
+    std::set_difference(out.left.begin(), out.left.end(), mandatory_.begin(), mandatory_.end(),
+                        std::back_inserter(taken_));
+    progress_.clear();
+    std::merge(scratch_.begin(), scratch_.end(), taken_.begin(), taken_.end(), std::back_inserter(progress_));
     // Full lists, kept to be filtered per candidate.
     send_scratch_.assign(out.entered.begin(), out.entered.end());
     left_scratch_.assign(out.left.begin(), out.left.end());
