@@ -30,6 +30,8 @@ const char* to_string(WireError error) {
             return "malformed message";
         case WireError::TrailingBytes:
             return "trailing bytes";
+        case WireError::TooLarge:
+            return "message too large";
     }
     return "unknown wire error";
 }

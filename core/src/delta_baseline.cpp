@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "vantage/assert.hpp"
+#include "vantage/delta_wire.hpp"
 #include "vantage/set_digest.hpp"
 
 namespace vantage {
@@ -37,7 +38,21 @@ const char* DeltaBaselineOptions::validate() const {
         return "frontier is not an AckFrontier";
     if (!std::isfinite(stalled_after_ms) || stalled_after_ms < 0.0) return "stalled_after_ms must be >= 0";
     if (!std::isfinite(keepalive_every_ms) || keepalive_every_ms <= 0.0) return "keepalive_every_ms must be > 0";
+    if (max_frame_bytes < kMinFrameBytes || max_frame_bytes > kMaxFrameBytesLimit)
+        return "max_frame_bytes must be in [64, 65507]";
+    if (entered_value_bytes > 16) return "entered_value_bytes must be in [0, 16]";
     return nullptr;
+}
+
+std::size_t DeltaBaselineOptions::history_for(double round_trip_ms, double jitter_ms, double send_interval_ms) {
+    VANTAGE_ASSERT(std::isfinite(round_trip_ms) && round_trip_ms >= 0.0 && std::isfinite(jitter_ms) &&
+                       jitter_ms >= 0.0 && std::isfinite(send_interval_ms) && send_interval_ms > 0.0,
+                   "history_for: times must be finite, >= 0, and the interval > 0");
+    // The acknowledgement of frame n names n once a round trip (plus jitter) has passed, while
+    // frames keep going out: that many frames, one more for the frame in hand and one for the
+    // acknowledgement's own send tick.
+    const double frames = std::ceil((round_trip_ms + jitter_ms) / send_interval_ms) + 2.0;
+    return static_cast<std::size_t>(std::clamp(frames, 1.0, static_cast<double>(AckWindow::kWindow)));
 }
 
 DeltaBaseline::DeltaBaseline(const DeltaBaselineOptions& options) : options_(options) {
@@ -107,7 +122,9 @@ void DeltaBaseline::make_room(std::size_t n) {
     // growing them one by one would spread the allocations over the next `history` frames.
     room_ = std::bit_ceil(n);
     for (Sent& s : ring_) s.keys.reserve(room_);
-    for (std::vector<std::uint64_t>* v : {&acked_, &send_base_, &assumed_held_, &scratch_}) v->reserve(room_);
+    for (std::vector<std::uint64_t>* v : {&acked_, &send_base_, &assumed_held_, &scratch_, &target_, &progress_,
+                                          &taken_, &mandatory_, &send_scratch_, &left_scratch_})
+        v->reserve(room_);
 }
 
 // --- lifecycle ----------------------------------------------------------------------------------
@@ -146,7 +163,125 @@ void DeltaBaseline::set_policy(RecoveryPolicy policy) {
 
 // --- planning -----------------------------------------------------------------------------------
 
+std::size_t DeltaBaseline::frame_bytes(const DeltaPlan& plan) const {
+    return delta_frame_bytes(plan, options_.entered_value_bytes);
+}
+
+void DeltaBaseline::plan_full(std::span<const std::uint64_t> current, DeltaPlan& out) {
+    out.full_baseline = true;
+    out.baseline_seq.reset();
+    out.left.clear();
+    const std::size_t max = limit_;
+    const std::size_t value = options_.entered_value_bytes;
+    std::size_t n = current.size();
+    if (delta_frame_bytes(out.seq, std::nullopt, current, {}, value) > max) {
+        // The longest prefix that fits; a frame only grows with its prefix, so bisect. The
+        // empty prefix fits (validate() keeps room for a header and one key).
+        std::size_t lo = 0;
+        std::size_t hi = n;
+        while (hi - lo > 1) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            (delta_frame_bytes(out.seq, std::nullopt, current.first(mid), {}, value) <= max ? lo : hi) = mid;
+        }
+        n = lo;
+        counters_.spread_frames += 1;
+    }
+    make_room(n);
+    reserve_at_least(out.entered, n, room_);
+    out.entered.assign(current.begin(), current.begin() + static_cast<std::ptrdiff_t>(n));
+    target_.assign(out.entered.begin(), out.entered.end());
+}
+
+bool DeltaBaseline::plan_diff(std::span<const std::uint64_t> current, std::span<const std::uint64_t> certain,
+                              std::span<const std::uint64_t> held, DeltaPlan& out) {
+    const std::size_t max = limit_;
+    const std::size_t value = options_.entered_value_bytes;
+    out.full_baseline = false;
+    // The caller made room for current + held: no buffer (certain and held among them) moves.
+    reserve_at_least(out.entered, current.size(), room_);
+    reserve_at_least(out.left, held.size(), room_);
+    difference(current, certain, out.entered);
+    difference(held, current, out.left);
+    const std::size_t diff_bytes = frame_bytes(out);
+    const std::size_t full_bytes = delta_frame_bytes(out.seq, std::nullopt, current, {}, value);
+    if (full_bytes <= max && full_bytes < diff_bytes) {
+        // Far behind (or many changes in flight): the whole set says it in fewer bytes. A full
+        // baseline is an exact state like any other, so the epoch continues.
+        out.full_baseline = true;
+        out.baseline_seq.reset();
+        out.left.clear();
+        out.entered.assign(current.begin(), current.end());
+        target_.assign(current.begin(), current.end());
+        counters_.full_smaller_frames += 1;
+        return true;
+    }
+    if (diff_bytes <= max) {
+        target_.assign(current.begin(), current.end());
+        return true;
+    }
+
+    // Spread. Uncertain keys (possibly held, not certainly) must be named whatever the
+    // target, or the client's state after this frame would not be one known set; the other
+    // changes are progress, and as many as fit go, in key order from the cursor.
+    difference(held, certain, mandatory_);
+    // Both kinds of progress in one ascending list (std::merge into reserved buffers:
+    // std::inplace_merge would allocate a temporary buffer).
+    scratch_.clear();
+    taken_.clear();
+    std::set_difference(out.entered.begin(), out.entered.end(), mandatory_.begin(), mandatory_.end(),
+                        std::back_inserter(scratch_));
+    std::set_difference(out.left.begin(), out.left.end(), mandatory_.begin(), mandatory_.end(),
+                        std::back_inserter(taken_));
+    progress_.clear();
+    std::merge(scratch_.begin(), scratch_.end(), taken_.begin(), taken_.end(), std::back_inserter(progress_));
+    // Full lists, kept to be filtered per candidate.
+    send_scratch_.assign(out.entered.begin(), out.entered.end());
+    left_scratch_.assign(out.left.begin(), out.left.end());
+
+    const std::size_t p = progress_.size();
+    const std::size_t start =
+        static_cast<std::size_t>(std::lower_bound(progress_.begin(), progress_.end(), cursor_) - progress_.begin());
+    // The first k changes from the cursor on, wrapping, into out (ascending lists).
+    auto take = [&](std::size_t k) {
+        const std::size_t tail = std::min(k, p - start);
+        taken_.assign(progress_.begin(), progress_.begin() + static_cast<std::ptrdiff_t>(k - tail));
+        taken_.insert(taken_.end(), progress_.begin() + static_cast<std::ptrdiff_t>(start),
+                      progress_.begin() + static_cast<std::ptrdiff_t>(start + tail));
+        auto keep = [&](std::uint64_t key) {
+            return std::binary_search(mandatory_.begin(), mandatory_.end(), key) ||
+                   std::binary_search(taken_.begin(), taken_.end(), key);
+        };
+        out.entered.clear();
+        out.left.clear();
+        std::copy_if(send_scratch_.begin(), send_scratch_.end(), std::back_inserter(out.entered), keep);
+        std::copy_if(left_scratch_.begin(), left_scratch_.end(), std::back_inserter(out.left), keep);
+        return frame_bytes(out);
+    };
+    if (take(0) > max) return false;
+    std::size_t lo = 0;
+    std::size_t hi = p;  // take(p) is the whole diff, which does not fit
+    while (hi - lo > 1) {
+        const std::size_t mid = lo + (hi - lo) / 2;
+        (take(mid) <= max ? lo : hi) = mid;
+    }
+    take(lo);
+    if (lo > 0) cursor_ = progress_[(start + lo - 1) % p] + 1;
+    counters_.spread_frames += 1;
+    // target = (certain + entered) - left: certain keys not retracted yet stay, changes not
+    // carried yet wait.
+    scratch_.clear();
+    std::set_union(certain.begin(), certain.end(), out.entered.begin(), out.entered.end(),
+                   std::back_inserter(scratch_));
+    difference(scratch_, out.left, target_);
+    return true;
+}
+
 void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out) {
+    plan(current, out, options_.max_frame_bytes);
+}
+
+void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out, std::size_t max_frame_bytes) {
+    limit_ = std::clamp(max_frame_bytes, kMinFrameBytes, options_.max_frame_bytes);
     VANTAGE_ASSERT_HOT(strictly_ascending(current),
                        "DeltaBaseline::plan: keys must be ascending and unique (sort the relevant set first)");
     const bool recovering = options_.policy == RecoveryPolicy::Acked;
@@ -164,9 +299,7 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out)
     out.left.clear();
 
     if (out.full_baseline) {
-        make_room(current.size());
-        reserve_at_least(out.entered, current.size(), room_);
-        out.entered.assign(current.begin(), current.end());
+        plan_full(current, out);
     } else if (recovering) {
         // Send against the least the client can hold, retract against the most.
         make_room(acked_.size());
@@ -186,35 +319,30 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out)
                            std::back_inserter(scratch_));
             assumed_held_.swap(scratch_);
         }
-        make_room(std::max(current.size(), assumed_held_.size()));
-        reserve_at_least(out.entered, current.size(), room_);
-        reserve_at_least(out.left, assumed_held_.size(), room_);
-        difference(current, send_base_, out.entered);
-        difference(assumed_held_, current, out.left);
         out.baseline_seq = acked_seq_;
-    } else {
-        // Naive: against the last frame sent, whether or not it arrived.
-        if (ring_count_ > 0) {
-            const Sent& last = sent_at(ring_count_ - 1);
-            make_room(std::max(current.size(), last.keys.size()));
-            reserve_at_least(out.entered, current.size(), room_);
-            reserve_at_least(out.left, last.keys.size(), room_);
-            difference(current, last.keys, out.entered);
-            difference(last.keys, current, out.left);
-        } else {
-            make_room(current.size());
-            reserve_at_least(out.entered, current.size(), room_);
-            out.entered.assign(current.begin(), current.end());
+        make_room(current.size() + assumed_held_.size());
+        if (!plan_diff(current, send_base_, assumed_held_, out)) {
+            // More uncertain keys than a frame holds: start over from a full baseline.
+            counters_.oversize_rebuilds += 1;
+            rebuild();
+            plan_full(current, out);
         }
+    } else {
+        // Naive: against the last frame sent, whether or not it arrived (nothing uncertain).
+        make_room(current.size() + (ring_count_ > 0 ? sent_at(ring_count_ - 1).keys.size() : 0));
+        const std::span<const std::uint64_t> last = ring_count_ > 0
+                                                        ? std::span<const std::uint64_t>(sent_at(ring_count_ - 1).keys)
+                                                        : std::span<const std::uint64_t>{};
+        plan_diff(current, last, last, out);
     }
 
-    const std::uint64_t digest = SetDigest::from_keys(current).digest();
+    const std::uint64_t digest = SetDigest::from_keys(target_).digest();
     out.digest = digest;
     Sent& s = push_sent();
     s.seq = out.seq;
     s.digest = digest;
-    make_room(current.size());
-    s.keys.assign(current.begin(), current.end());
+    make_room(target_.size());
+    s.keys.assign(target_.begin(), target_.end());
     recount_unacked();
 }
 

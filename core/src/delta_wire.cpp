@@ -1,6 +1,8 @@
 #include "vantage/delta_wire.hpp"
 
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "vantage/assert.hpp"
@@ -34,11 +36,18 @@ void write_key_list(ByteWriter& w, std::span<const std::uint64_t> keys) {
     }
 }
 
+// Capacity for n: grown geometrically (a power of two), not to each frame's exact size, so a
+// decoder fed frames that creep upwards stops allocating after a few growths.
+template <class T>
+void reserve_geometric(std::vector<T>& v, std::size_t n) {
+    if (v.capacity() < n) v.reserve(std::bit_ceil(n));
+}
+
 void read_key_list(ByteReader& r, std::vector<std::uint64_t>& out, std::size_t max_keys) {
     out.clear();
     const std::size_t n = r.read_count(max_keys, 2);
     if (!r.ok()) return;
-    out.reserve(n);
+    reserve_geometric(out, n);
     std::uint64_t index = 0;
     std::uint64_t prev_generation = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -68,7 +77,43 @@ void read_key_list(ByteReader& r, std::vector<std::uint64_t>& out, std::size_t m
 const char* WireOptions::validate() const {
     if (!std::isfinite(position_step) || position_step <= 0.0f) return "position_step must be > 0";
     if (max_keys < 1) return "max_keys must be >= 1";
+    if (max_frame_bytes < kMinFrameBytes || max_frame_bytes > kMaxFrameBytesLimit)
+        return "max_frame_bytes must be in [64, 65507]";
     return nullptr;
+}
+
+std::size_t WireOptions::position_bytes_bound(float max_abs) const {
+    VANTAGE_ASSERT(std::isfinite(max_abs) && max_abs >= 0.0f, "position_bytes_bound: max_abs must be finite and >= 0");
+    const std::optional<std::int32_t> q = quantize(max_abs, position_step);
+    // Beyond i32 a position cannot be written at all; the widest zig-zag varint then bounds it.
+    const std::int64_t worst = q ? std::int64_t{*q} : std::int64_t{std::numeric_limits<std::int32_t>::min()};
+    return 2 * varint_size(zigzag_encode(worst));
+}
+
+std::size_t slot_key_list_bytes(std::span<const std::uint64_t> keys) {
+    std::size_t bytes = varint_size(keys.size());
+    std::uint64_t prev_index = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        // The packed layout (index << 16 | generation); keys above 48 bits are refused by the
+        // encoder's assert, so here they only need to not crash.
+        const std::uint64_t index = keys[i] >> 16;
+        bytes += varint_size(i == 0 ? index : index - prev_index) + varint_size(keys[i] & 0xFFFFu);
+        prev_index = index;
+    }
+    return bytes;
+}
+
+std::size_t delta_frame_bytes(std::uint64_t seq, std::optional<std::uint64_t> baseline_seq,
+                              std::span<const std::uint64_t> entered, std::span<const std::uint64_t> left,
+                              std::size_t value_bytes) {
+    std::size_t bytes = 2 + varint_size(seq) + 8;  // type, flags, seq, digest
+    if (baseline_seq) bytes += varint_size(seq - *baseline_seq);
+    bytes += slot_key_list_bytes(entered) + slot_key_list_bytes(left);
+    return bytes + entered.size() * value_bytes;
+}
+
+std::size_t delta_frame_bytes(const DeltaPlan& plan, std::size_t value_bytes) {
+    return delta_frame_bytes(plan.seq, plan.baseline_seq, plan.entered, plan.left, value_bytes);
 }
 
 WireError peek_message_type(std::span<const std::uint8_t> bytes, DeltaMessageType& out) {
@@ -100,6 +145,7 @@ void encode_delta_frame(ByteWriter& w, const DeltaPlan& plan, std::span<const Ve
         w.fail(WireError::TooMany);
         return;
     }
+    const std::size_t start = w.size();
     std::uint8_t flags = 0;
     if (plan.full_baseline) flags |= kFlagFull;
     if (plan.baseline_seq) flags |= kFlagBaseline;
@@ -112,6 +158,8 @@ void encode_delta_frame(ByteWriter& w, const DeltaPlan& plan, std::span<const Ve
     write_key_list(w, plan.entered);
     write_key_list(w, plan.left);
     for (const Vec2& p : entered_positions) w.write_fixed2(p, options.position_step);
+    // The decoder refuses a frame longer than max_frame_bytes: refuse it here first.
+    if (w.size() - start > options.max_frame_bytes) w.fail(WireError::TooLarge);
 }
 
 WireError decode_delta_frame(std::span<const std::uint8_t> bytes, DeltaFrame& out, const WireOptions& options) {
@@ -120,6 +168,7 @@ WireError decode_delta_frame(std::span<const std::uint8_t> bytes, DeltaFrame& ou
     DeltaPlan& plan = out.plan;
     plan.clear();
     out.entered_positions.clear();
+    if (bytes.size() > options.max_frame_bytes) return WireError::TooLarge;
     if (r.read_u8() != static_cast<std::uint8_t>(DeltaMessageType::Frame)) {
         return r.ok() ? WireError::UnknownType : r.error();
     }
@@ -143,7 +192,7 @@ WireError decode_delta_frame(std::span<const std::uint8_t> bytes, DeltaFrame& ou
         } else if (r.remaining() / 2 < plan.entered.size()) {
             r.fail(WireError::Truncated);  // each position takes at least two bytes
         } else {
-            out.entered_positions.reserve(plan.entered.size());
+            reserve_geometric(out.entered_positions, plan.entered.size());
             for (std::size_t i = 0; i < plan.entered.size() && r.ok(); ++i) {
                 out.entered_positions.push_back(r.read_fixed2(options.position_step));
             }

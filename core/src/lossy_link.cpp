@@ -112,6 +112,11 @@ SendFate LossyLink::send(double now_ms, std::span<const std::uint8_t> bytes) {
     const bool doubled = duplicate_rng_.chance(options_.duplicate);
     const float duplicate_draw = duplicate_rng_.unit();
 
+    if (options_.mtu_bytes > 0 && bytes.size() > options_.mtu_bytes) {
+        // After the draws, so an MTU never shifts the other streams.
+        counters_.packets_oversize += 1;
+        return SendFate::Oversize;
+    }
     if (lost) {
         counters_.packets_lost += 1;
         counters_.bytes_lost += bytes.size();

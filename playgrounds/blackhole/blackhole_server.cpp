@@ -74,11 +74,34 @@ PacketBytes BlackholeServerHalf::serve(const BlackholeRound& round, Vec2 eye, co
     plan_field(round, eye, options, scratch);
     phase.reset();
     phase.emplace(profiler, "encode");
+    const std::size_t pellets = round.pellet_positions.size();
+    if (is_pending_.size() != pellets) {
+        is_pending_.assign(pellets, 0);
+        pending_.clear();
+        pending_.reserve(pellets);
+    }
     for (const std::uint16_t id : round.respawned) {
+        if (id < pellets && !is_pending_[id]) {
+            is_pending_[id] = 1;
+            pending_.push_back(id);
+        }
+    }
+    // One datagram: the field as planned, then as many pellet records as the rest holds
+    // (each count may grow from one byte to three: four bytes spare).
+    std::size_t room = 0;
+    {
+        const PacketBytes field_only = encode_field_packet(packet, scratch.writer);
+        if (field_only.total + 4 < kMaxFieldPacketBytes)
+            room = (kMaxFieldPacketBytes - field_only.total - 4) / kFieldPelletBytes;
+    }
+    const std::size_t spawns = std::min(room, pending_.size());
+    for (std::size_t i = 0; i < spawns; ++i) {
+        const std::uint16_t id = pending_[i];
+        is_pending_[id] = 0;
         packet.spawned.push_back({id, round.pellet_positions[id], round.pellet_velocities[id]});
     }
-    const std::size_t pellets = round.pellet_positions.size();
-    const std::size_t corrections = std::min(options.corrections, pellets);
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(spawns));
+    const std::size_t corrections = std::min({options.corrections, pellets, room - spawns});
     for (std::size_t k = 0; k < corrections; ++k) {
         const std::size_t id = cursor_;
         cursor_ = (cursor_ + 1) % pellets;
@@ -86,7 +109,13 @@ PacketBytes BlackholeServerHalf::serve(const BlackholeRound& round, Vec2 eye, co
             {static_cast<std::uint16_t>(id), round.pellet_positions[id], round.pellet_velocities[id]});
     }
     const PacketBytes sizes = encode_field_packet(packet, scratch.writer);
+    if (!sizes.ok) {
+        // Only a field beyond any real one (weights near 2^30) gets here: never sent.
+        ++refused_packets_;
+        return sizes;
+    }
     link.send(round.now_ms, scratch.writer.bytes());
+    largest_packet_bytes_ = std::max(largest_packet_bytes_, sizes.total);
     return sizes;
 }
 

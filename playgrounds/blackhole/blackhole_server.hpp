@@ -64,7 +64,10 @@ public:
     PacketBytes serve(const BlackholeRound& round, Vec2 eye, const BlackholeServeOptions& options, Transport& link,
                       BlackholeServeScratch& scratch, Profiler* profiler = nullptr);
 
-    std::uint32_t sequence() const { return sequence_; }  // of the newest packet sent (0: none)
+    std::uint32_t sequence() const { return sequence_; }                        // of the newest packet sent (0: none)
+    std::size_t pending_spawns() const { return pending_.size(); }              // respawns waiting for room
+    std::uint64_t refused_packets() const { return refused_packets_; }          // too long to send (not sent)
+    std::size_t largest_packet_bytes() const { return largest_packet_bytes_; }  // of those sent
 
 private:
     // The field part of the packet: holes sent exactly and cluster stand-ins.
@@ -73,6 +76,12 @@ private:
 
     std::uint32_t sequence_ = 0;
     std::size_t cursor_ = 0;  // round-robin correction cursor
+    // Respawned pellets not sent yet (oldest first, each once): a round with more respawns
+    // than a packet holds sends the rest in the next ones, with the pellet's state then.
+    std::vector<std::uint16_t> pending_;
+    std::vector<std::uint8_t> is_pending_;  // per pellet
+    std::uint64_t refused_packets_ = 0;
+    std::size_t largest_packet_bytes_ = 0;
 };
 
 }  // namespace vantage::play

@@ -1,5 +1,6 @@
 #include "blackhole/field_packet.hpp"
 
+#include <bit>
 #include <cassert>
 #include <cmath>
 
@@ -11,7 +12,7 @@ constexpr float kVelocityStep = 0.25f;             // units/s per quantum
 constexpr std::uint64_t kMaxWeight4 = 1ULL << 32;  // weight4 ceiling (a weight of 2^30)
 constexpr std::size_t kHoleMinBytes = 6;
 constexpr std::size_t kClusterMinBytes = 5;
-constexpr std::size_t kPelletBytes = 10;
+constexpr std::size_t kPelletBytes = kFieldPelletBytes;
 
 std::uint16_t quantize_coordinate(float v) {
     if (!(v > 0.0f)) return 0;  // NaN and anything below the arena go to its edge
@@ -69,9 +70,17 @@ void write_pellets(ByteWriter& out, const std::vector<PelletState>& pellets) {
     }
 }
 
+// Capacity grown to a power of two, not to each packet's count, so a client fed packets that
+// creep upwards stops allocating after a few growths.
+template <class T>
+void resize_geometric(std::vector<T>& v, std::size_t n) {
+    if (v.capacity() < n) v.reserve(std::bit_ceil(n));
+    v.resize(n);
+}
+
 void read_pellets(ByteReader& in, std::size_t max_pellets, std::vector<PelletState>& out) {
     const std::size_t n = in.read_count(max_pellets, kPelletBytes);
-    out.resize(n);
+    resize_geometric(out, n);
     for (PelletState& p : out) {
         const std::uint16_t id = in.read_u16();
         if (id >= max_pellets) in.fail(WireError::OutOfRange);
@@ -117,16 +126,17 @@ PacketBytes encode_field_packet(const FieldPacket& packet, ByteWriter& out) {
     const std::size_t field_end = out.size();
     write_pellets(out, packet.spawned);
     write_pellets(out, packet.corrections);
-    return {out.size(), field_end - field_start};
+    return {out.size(), field_end - field_start, out.ok() && out.size() <= kMaxFieldPacketBytes};
 }
 
 WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out) {
+    if (bytes.size() > kMaxFieldPacketBytes) return WireError::TooLarge;
     ByteReader in(bytes);
     if (in.read_u8() != kFieldPacketKind && in.ok()) in.fail(WireError::UnknownType);
     out.sequence = in.read_varint_u32();
     out.server_time_ms = in.read_varint_u32();
     const std::size_t holes = in.read_count(kMaxHoles, kHoleMinBytes);
-    out.holes.resize(holes);
+    resize_geometric(out.holes, holes);
     for (HoleState& h : out.holes) {
         h.id = in.read_u8();
         if (h.id >= kMaxHoles) in.fail(WireError::OutOfRange);
@@ -134,7 +144,7 @@ WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t m
         h.weight = static_cast<float>(static_cast<double>(in.read_varint_max(kMaxWeight4)) / 4.0);
     }
     const std::size_t clusters = in.read_count(kMaxHoles, kClusterMinBytes);
-    out.clusters.resize(clusters);
+    resize_geometric(out.clusters, clusters);
     for (WeightedPoint& c : out.clusters) {
         const Vec2 p = read_position(in);
         c = {p.x, p.y, static_cast<float>(static_cast<double>(in.read_varint_max(kMaxWeight4)) / 4.0)};

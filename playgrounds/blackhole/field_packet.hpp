@@ -23,6 +23,11 @@
 // written, and refused). A hole record is 6-7 bytes, a cluster 5-6, a pellet 10 (the reference
 // game's model: 7, 6 and 11; core/docs/background.md).
 //
+// A packet is at most kMaxFieldPacketBytes (one datagram): the server sends the field, then the
+// respawns and corrections that fit (respawns that do not wait for the next packet), and both
+// ends refuse a longer packet (TooLarge). The field alone stays far below it (64 holes and 64
+// clusters take at most 1,216 bytes only with weights near 2^30; a real field is a few hundred).
+//
 // Bad input: decode() returns the first WireError (unknown kind, truncation, a count above
 // its limit or the bytes left, an id out of range, a non-canonical varint, trailing bytes)
 // and the packet must then be dropped; it never reads out of bounds.
@@ -42,6 +47,8 @@ namespace vantage::play {
 inline constexpr float kArenaSize = 3000.0f;  // world units, the square arena [0, 3000]^2
 inline constexpr std::size_t kMaxHoles = 64;
 inline constexpr std::uint8_t kFieldPacketKind = 0xB1;
+inline constexpr std::size_t kMaxFieldPacketBytes = 1200;  // a whole packet, bytes
+inline constexpr std::size_t kFieldPelletBytes = 10;       // one spawned or correction record
 
 struct HoleState {
     std::uint8_t id = 0;  // index of the hole, < kMaxHoles
@@ -70,6 +77,7 @@ struct FieldPacket {
 struct PacketBytes {
     std::size_t total = 0;
     std::size_t field = 0;
+    bool ok = true;  // false: longer than kMaxFieldPacketBytes, not to be sent
 };
 
 // Replaces the writer's contents with the packet. Counts above the format's limits are

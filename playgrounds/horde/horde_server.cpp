@@ -70,27 +70,13 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     const HordeWorld& w = *round.world;
     const std::vector<std::uint64_t>& relevant = (*round.relevant)[player];
     const std::vector<std::uint64_t>& keys = options.relevance ? relevant : *round.everyone;
-    baseline_.plan(keys, plan_);
-    phase.reset();
-    phase.emplace(profiler, "encode");
 
-    entered_positions_.clear();
-    for (std::uint64_t k : plan_.entered) entered_positions_.push_back(w.position_at(SlotKey::decode(k)->index));
-
-    // Round-robin corrections: each relevant enemy every `ratio` frames, except those whose
-    // entry (with its position) is in this frame already.
-    samples_.clear();
-    const auto ratio = static_cast<std::uint64_t>(
-        std::max(1.0, std::round(std::clamp(options.send_hz, 1.0, 60.0) / std::clamp(options.sample_hz, 1.0, 60.0))));
-    std::size_t e = 0;
-    for (std::uint64_t k : keys) {
-        while (e < plan_.entered.size() && plan_.entered[e] < k) ++e;
-        if (e < plan_.entered.size() && plan_.entered[e] == k) continue;
-        const std::uint32_t index = SlotKey::decode(k)->index;
-        if ((index + frames_) % ratio != 0) continue;
-        samples_.push_back({k, w.position_at(index)});
-    }
-
+    // The packet fits one datagram: players and crowd first (they do not depend on the plan),
+    // the delta into what they leave, then as many corrections as the rest holds.
+    const std::uint64_t time_ms = static_cast<std::uint64_t>(std::llround(now_ms));
+    const std::size_t players = w.player_positions().size();
+    std::size_t used = 1 + varint_size(time_ms) + 2 /* frame length: < 16384 */ + varint_size(players) +
+                       players * kHordePositionBytes + 3 /* sample count: < 2^21 */;
     crowd_.clear();
     if (options.theta > 0.0f && round.tree) {
         phase.reset();
@@ -99,20 +85,56 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
         const float r2 = static_cast<float>(options.view_radius * options.view_radius);
         round.tree->summarize(eye, options.theta, summaries_);
         double covered = 0;
+        // Leave the delta at least its minimum frame; blobs beyond that wait (coverage shows it).
+        std::size_t crowd_bytes = 3;  // count: < 2^21
         for (const Summary& s : summaries_) {
             if ((s.position() - eye).length_squared() <= r2) continue;  // inside the view: sent exactly
+            const std::size_t blob = kCrowdPositionBytes + varint_size(s.count);
+            if (used + crowd_bytes + blob + kMinFrameBytes > kMaxHordePacketBytes) break;
+            crowd_bytes += blob;
             crowd_.push_back({s.position(), s.count});
             covered += s.count;
         }
+        used += crowd_bytes;
         const double distant = static_cast<double>(w.alive_count()) - static_cast<double>(relevant.size());
         sent.coverage = distant > 0 ? std::min(1.0, covered / distant) : 1.0;
         sent.summarised = true;
         phase.reset();
-        phase.emplace(profiler, "encode");
+        phase.emplace(profiler, "delta");
+    } else {
+        used += 1;
+    }
+    baseline_.plan(keys, plan_, kMaxHordePacketBytes - std::min(used, kMaxHordePacketBytes - kMinFrameBytes));
+    used += delta_frame_bytes(plan_, kHordePositionBytes);
+    phase.reset();
+    phase.emplace(profiler, "encode");
+
+    entered_positions_.clear();
+    for (std::uint64_t k : plan_.entered) entered_positions_.push_back(w.position_at(SlotKey::decode(k)->index));
+
+    // Round-robin corrections: each relevant enemy every `ratio` frames, except those whose
+    // entry (with its position) is in this frame already, while the packet has room (one that
+    // does not fit waits for its next turn).
+    samples_.clear();
+    const auto ratio = static_cast<std::uint64_t>(
+        std::max(1.0, std::round(std::clamp(options.send_hz, 1.0, 60.0) / std::clamp(options.sample_hz, 1.0, 60.0))));
+    std::size_t e = 0;
+    std::uint32_t previous = 0;
+    for (std::uint64_t k : keys) {
+        while (e < plan_.entered.size() && plan_.entered[e] < k) ++e;
+        if (e < plan_.entered.size() && plan_.entered[e] == k) continue;
+        const SlotKey slot = *SlotKey::decode(k);
+        if ((slot.index + frames_) % ratio != 0) continue;
+        const std::size_t bytes = varint_size(samples_.empty() ? slot.index : slot.index - previous) +
+                                  varint_size(slot.generation) + kHordePositionBytes;
+        if (used + bytes > kMaxHordePacketBytes) break;
+        used += bytes;
+        previous = slot.index;
+        samples_.push_back({k, w.position_at(slot.index)});
     }
 
-    sent.bytes = encode_horde_packet(scratch.writer, scratch.nested, static_cast<std::uint64_t>(std::llround(now_ms)),
-                                     plan_, entered_positions_, w.player_positions(), samples_, crowd_);
+    sent.bytes = encode_horde_packet(scratch.writer, scratch.nested, time_ms, plan_, entered_positions_,
+                                     w.player_positions(), samples_, crowd_);
     if (!sent.bytes.ok) {
         // The encoder refused what no client could decode (a position off the wire's range, a
         // list over its limit): counted, never sent; the baseline treats it as lost.
@@ -120,6 +142,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
         return sent;
     }
     link.send(now_ms, scratch.writer.bytes());
+    largest_packet_bytes_ = std::max(largest_packet_bytes_, scratch.writer.size());
     ++frames_;
     sent.sent = true;
     sent.entered = plan_.entered.size();

@@ -64,7 +64,9 @@ struct HordeServeScratch {
 
 class HordeServerHalf {
 public:
-    explicit HordeServerHalf(const DeltaBaselineOptions& options) : baseline_(options) {}
+    // Every entered key travels with its position, so the planner counts kHordePositionBytes
+    // for each whatever options says.
+    explicit HordeServerHalf(const DeltaBaselineOptions& options) : baseline_(with_positions(options)) {}
 
     // Reads the acknowledgements `link` delivered by round.now_ms, then (if the baseline
     // sends now) one frame for player `player`. Acknowledgements are read first so the plan
@@ -74,15 +76,21 @@ public:
 
     DeltaBaseline& baseline() { return baseline_; }
     const DeltaBaseline& baseline() const { return baseline_; }
-    std::uint64_t frames() const { return frames_; }                  // frames sent
-    std::uint64_t decode_errors() const { return decode_errors_; }    // acknowledgements refused
-    std::uint64_t refused_frames() const { return refused_frames_; }  // frames the encoder refused (not sent)
+    std::uint64_t frames() const { return frames_; }                            // frames sent
+    std::uint64_t decode_errors() const { return decode_errors_; }              // acknowledgements refused
+    std::uint64_t refused_frames() const { return refused_frames_; }            // frames the encoder refused (not sent)
+    std::size_t largest_packet_bytes() const { return largest_packet_bytes_; }  // of those sent
 
 private:
+    static DeltaBaselineOptions with_positions(DeltaBaselineOptions options) {
+        options.entered_value_bytes = kHordePositionBytes;
+        return options;
+    }
     DeltaBaseline baseline_;
     std::uint64_t frames_ = 0;
     std::uint64_t decode_errors_ = 0;
     std::uint64_t refused_frames_ = 0;
+    std::size_t largest_packet_bytes_ = 0;
 };
 
 // Shared per-round work: relevant keys per player (grid radius query), the broadcast list

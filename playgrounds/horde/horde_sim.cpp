@@ -177,9 +177,15 @@ void HordeSim::reset(std::uint64_t seed) {
     for (const HordeLaneConfig& config : lane_configs_) {
         const AckFrontier frontier =
             config.frontier.value_or(settings_.any_received ? AckFrontier::AnyReceived : AckFrontier::Contiguous);
+        // History from time: at least 24 frames, more when the round trip (both ways, with
+        // jitter) at the send rate needs it. Sized at restart; a latency raised live beyond it
+        // shows on acks_outside_history and unacked_full_frames.
+        const std::size_t history = std::max<std::size_t>(
+            24, DeltaBaselineOptions::history_for(2.0 * settings_.latency_ms, 2.0 * settings_.jitter_ms,
+                                                  1000.0 / std::clamp(settings_.send_hz, 1.0, 60.0)));
         const DeltaBaselineOptions baseline{.policy = config.recovery ? RecoveryPolicy::Acked : RecoveryPolicy::Naive,
                                             .frontier = frontier,
-                                            .history = 24,
+                                            .history = history,
                                             .stalled_after_ms = 3000.0,
                                             .keepalive_every_ms = 1000.0};
         lanes_.push_back(std::make_unique<HordeLane>(config, settings_.players, baseline, link_options(0), seed));
@@ -384,8 +390,14 @@ void HordeSim::meters(std::vector<Meter>& out) const {
         const HordeLane& lane = *lanes_[i];
         const std::string p = lane.config_.name + ".";
         std::uint64_t mismatches = 0, lost = 0, rebuilds = 0, stale = 0, decode_errors = 0, outside = 0;
+        std::uint64_t unacked_full = 0, spread = 0, refused = 0;
+        std::size_t largest = 0;
         for (const auto& seat : lane.seats_) {
             outside += seat->server.baseline().counters().acks_outside_history;
+            unacked_full += seat->server.baseline().counters().unacked_full_frames;
+            spread += seat->server.baseline().counters().spread_frames;
+            refused += seat->server.refused_frames();
+            largest = std::max(largest, seat->server.largest_packet_bytes());
             mismatches += seat->client.mirror().counters().divergences;
             lost += seat->client.mirror().counters().frames_lost;
             rebuilds += seat->server.baseline().full_rebuilds();
@@ -416,6 +428,13 @@ void HordeSim::meters(std::vector<Meter>& out) const {
         // Acknowledgements that came back after their frames left the history: nonzero and
         // growing means the history is shorter than the round trip (every frame full).
         out.push_back({p + "acks_outside_history", "", static_cast<double>(outside)});
+        // Full sets sent because nothing of the epoch was acknowledged yet: growing with
+        // acks_outside_history, every frame is full (history shorter than the round trip).
+        out.push_back({p + "unacked_full_frames", "", static_cast<double>(unacked_full)});
+        // Frames that carried part of a change too large for one datagram (the rest follows).
+        out.push_back({p + "spread_frames", "", static_cast<double>(spread)});
+        out.push_back({p + "largest_packet_bytes", "B", static_cast<double>(largest)});
+        out.push_back({p + "refused_frames", "", static_cast<double>(refused)});
         out.push_back({p + "decode_errors", "", static_cast<double>(decode_errors)});
         if (lane_theta(lane.config_) > 0.0f || lane.config_.follows_theta) {
             out.push_back({p + "summaries", "", lane.blobs_.window_mean()});

@@ -84,7 +84,7 @@ HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::ui
         w.write_varint(b.count);
     }
     sizes.crowd = w.size() - mark;
-    sizes.ok = scratch.ok() && w.ok();
+    sizes.ok = scratch.ok() && w.ok() && w.size() <= kMaxHordePacketBytes;
     return sizes;
 }
 
@@ -92,6 +92,7 @@ WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& 
     out.players.clear();
     out.samples.clear();
     out.crowd.clear();
+    if (bytes.size() > kMaxHordePacketBytes) return WireError::TooLarge;
     ByteReader r(bytes);
     if (r.read_u8() != kHordePacketType) {
         if (!r.ok()) return r.error();

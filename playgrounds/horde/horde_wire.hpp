@@ -15,6 +15,10 @@
 //   varint  crowd count, then per blob: x, y fixed-point at 4 units, varint headcount (>= 1)
 //   nothing after (TrailingBytes otherwise)
 //
+// A whole packet is at most kMaxHordePacketBytes (one datagram); the server fits it by planning
+// the delta into what the players and crowd leave and filling the rest with corrections, and
+// both ends refuse a longer one (TooLarge).
+//
 // Decoding is validation: a bad packet returns a WireError and the client drops it.
 #pragma once
 
@@ -33,6 +37,11 @@ inline constexpr std::uint8_t kHordePacketType = 0x48;  // 'H'
 inline constexpr float kSampleStep = 1.0f / 16.0f;      // world units
 inline constexpr float kCrowdStep = 4.0f;               // world units
 inline constexpr std::size_t kMaxHordePlayers = 128;
+inline constexpr std::size_t kMaxHordePacketBytes = 1200;  // the whole packet, bytes
+// Upper bounds of one position's bytes for coordinates within two arenas of the origin
+// (WireOptions::position_bytes_bound; pinned by HordeWire tests).
+inline constexpr std::size_t kHordePositionBytes = 6;  // at kSampleStep: 3 bytes per coordinate
+inline constexpr std::size_t kCrowdPositionBytes = 4;  // at kCrowdStep: 2 bytes per coordinate
 
 struct HordeSample {
     std::uint64_t key = 0;  // packed SlotKey
@@ -59,7 +68,9 @@ struct HordePacketBytes {
     std::size_t players = 0;
     std::size_t samples = 0;
     std::size_t crowd = 0;
-    bool ok = true;  // false when a position could not be encoded (NaN, out of range): do not send
+    // false when a position could not be encoded (NaN, out of range) or the packet is longer
+    // than kMaxHordePacketBytes: do not send
+    bool ok = true;
     std::size_t total() const { return header + membership + players + samples + crowd; }
 };
 

@@ -28,7 +28,7 @@ void BM_DeltaLossTable(benchmark::State& state) {
     constexpr int kWarmFrames = 48;
     constexpr int kMeasuredFrames = 480;
     double bytes_down = 0, bytes_up = 0, phantoms = 0, missing = 0, held_sum = 0, relevant_sum = 0;
-    double mismatches = 0, rebuilds = 0, entered = 0;
+    double mismatches = 0, rebuilds = 0, entered = 0, largest = 0, spread = 0, full_smaller = 0, failures = 0;
     for (auto _ : state) {
         ChurnWorld world({.seed = 7,
                           .entities = 3000,
@@ -36,11 +36,13 @@ void BM_DeltaLossTable(benchmark::State& state) {
                           .relevant_fraction = 1.0f / 3.0f,
                           .deaths_per_sec = 0.2f,
                           .speed = 60.0f});
+        // Positions stay within the 2,000-unit world (plus a step's overshoot before a bounce).
         DeltaLane lane({.baseline = {.policy = policy,
                                      .frontier = frontier,
                                      .history = 24,
                                      .stalled_after_ms = 3000.0,
-                                     .keepalive_every_ms = 1000.0},
+                                     .keepalive_every_ms = 1000.0,
+                                     .entered_value_bytes = WireOptions{}.position_bytes_bound(2000.0f)},
                         .down = {.seed = 11, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss},
                         .up = {.seed = 12, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss},
                         .wire = {}});
@@ -73,6 +75,10 @@ void BM_DeltaLossTable(benchmark::State& state) {
         mismatches += static_cast<double>(lane.mirror().counters().divergences - mismatches0);
         rebuilds += static_cast<double>(lane.baseline().full_rebuilds() - rebuilds0);
         entered += frames;
+        largest = std::max(largest, static_cast<double>(lane.largest_frame()));
+        spread += static_cast<double>(lane.baseline().counters().spread_frames);
+        full_smaller += static_cast<double>(lane.baseline().counters().full_smaller_frames);
+        failures += static_cast<double>(lane.encode_failures());
     }
     const double runs = static_cast<double>(state.iterations());
     const double samples = runs * kMeasuredFrames;
@@ -86,6 +92,10 @@ void BM_DeltaLossTable(benchmark::State& state) {
     state.counters["digest_mismatches"] = mismatches / runs;
     state.counters["full_rebuilds"] = rebuilds / runs;
     state.counters["frames"] = entered / runs;
+    state.counters["largest_frame"] = largest;
+    state.counters["spread_frames"] = spread / runs;
+    state.counters["full_smaller_frames"] = full_smaller / runs;
+    state.counters["encode_failures"] = failures / runs;
 }
 BENCHMARK(BM_DeltaLossTable)
     ->ArgsProduct({{0, 2, 5, 10, 25, 50}, {0, 1, 2}})
@@ -96,16 +106,23 @@ BENCHMARK(BM_DeltaLossTable)
 // The oracle property over thousands of seeds and both frontiers (the unit test runs 200
 // each): counts violations, which must be zero, and the worst number of frames to converge
 // after the heal; a quarter of the seeds also run Naive to count how often it diverges.
+// The second argument is the frame limit and the links' MTU: 1,200 (the default, which this
+// world's frames never reach) and 96, which spreads the cold start and large diffs over frames.
 void BM_DeltaOracleSweep(benchmark::State& state) {
     const auto seeds = static_cast<std::uint64_t>(state.range(0));
-    double violations = 0, worst = 0, naive_diverged = 0, naive_lossy = 0;
+    const auto max_frame_bytes = static_cast<std::size_t>(state.range(1));
+    double violations = 0, worst = 0, naive_diverged = 0, naive_lossy = 0, largest = 0, spread = 0;
     for (auto _ : state) {
         for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
             for (const AckFrontier frontier : {AckFrontier::Contiguous, AckFrontier::AnyReceived}) {
-                const scenario::OracleOutcome o = scenario::run_oracle(seed, RecoveryPolicy::Acked, true, frontier);
-                if (!o.converged || o.end_phantoms > 0 || o.lagging || o.stalled || o.decode_errors > 0)
+                const scenario::OracleOutcome o =
+                    scenario::run_oracle(seed, RecoveryPolicy::Acked, true, frontier, max_frame_bytes);
+                if (!o.converged || o.end_phantoms > 0 || o.lagging || o.stalled || o.decode_errors > 0 ||
+                    o.largest_frame > max_frame_bytes || o.encode_failures > 0 || o.oversize_packets > 0)
                     violations += 1;
                 worst = std::max(worst, static_cast<double>(o.converged_after));
+                largest = std::max(largest, static_cast<double>(o.largest_frame));
+                spread += static_cast<double>(o.spread_frames);
             }
             if (seed <= seeds / 4 && scenario::draw_oracle_conditions(seed).link.loss >= 0.2f) {
                 naive_lossy += 1;
@@ -118,8 +135,15 @@ void BM_DeltaOracleSweep(benchmark::State& state) {
     state.counters["worst_frames_to_converge"] = worst;
     state.counters["naive_lossy_seeds"] = naive_lossy;
     state.counters["naive_diverged"] = naive_diverged;
+    state.counters["largest_frame"] = largest;
+    state.counters["spread_frames"] = spread;
 }
-BENCHMARK(BM_DeltaOracleSweep)->Arg(4000)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DeltaOracleSweep)
+    ->Args({4000, 1200})
+    ->Args({4000, 96})
+    ->ArgNames({"seeds", "max_frame_bytes"})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 // --- hot steps ---------------------------------------------------------------------------------
 

@@ -24,10 +24,17 @@ using scenario::kOracleBoundFrames;
 using scenario::OracleOutcome;
 using scenario::run_oracle;
 
-void check_acked_converges(std::uint64_t first, std::uint64_t last, AckFrontier frontier) {
+void check_acked_converges(std::uint64_t first, std::uint64_t last, AckFrontier frontier,
+                           std::size_t max_frame_bytes = 1200) {
     int worst = 0;
+    std::uint64_t spread = 0;
     for (std::uint64_t seed = first; seed <= last; ++seed) {
-        const OracleOutcome o = run_oracle(seed, RecoveryPolicy::Acked, true, frontier);
+        const OracleOutcome o = run_oracle(seed, RecoveryPolicy::Acked, true, frontier, max_frame_bytes);
+        // Every frame fits: none refused by the encoder, none dropped by the link's MTU.
+        ASSERT_LE(o.largest_frame, max_frame_bytes) << "seed " << seed;
+        ASSERT_EQ(o.encode_failures, 0u) << "seed " << seed;
+        ASSERT_EQ(o.oversize_packets, 0u) << "seed " << seed;
+        spread += o.spread_frames;
         ASSERT_TRUE(o.converged) << "seed " << seed << " (loss " << draw_oracle_conditions(seed).link.loss
                                  << "): equal since frame " << o.converged_after << " after the heal, bound "
                                  << kOracleBoundFrames;
@@ -38,7 +45,18 @@ void check_acked_converges(std::uint64_t first, std::uint64_t last, AckFrontier 
         worst = std::max(worst, o.converged_after);
     }
     ::testing::Test::RecordProperty("worst_frames_to_converge", worst);
+    ::testing::Test::RecordProperty("spread_frames", static_cast<int>(spread));
+    // A tight limit must actually spread sets over frames, or the test proves nothing.
+    if (max_frame_bytes < 200) {
+        EXPECT_GT(spread, (last - first + 1) * 3) << "too few spread frames";
+    }
 }
+
+// The MTU-limited link: 96-byte frames (a header and about ten keys with positions) over a
+// link that drops anything larger, against the same draws (every loss pattern: uniform loss
+// 0..90%, Gilbert-Elliott bursts, reordering, duplication, flow control). The cold start's
+// full set (about 20 keys) and every large diff after a loss spread over several frames.
+constexpr std::size_t kTightFrameBytes = 96;
 
 // Split so each test stays well under a second at -O0 and under ASan; together they cover
 // 200 seeds per frontier. The benchmark's sweep (BM_DeltaOracleSweep) runs thousands.
@@ -59,6 +77,25 @@ TEST(DeltaOracle, AnyReceivedFrontierConvergesAfterTheLinkHealsSeeds1To100) {
 }
 TEST(DeltaOracle, AnyReceivedFrontierConvergesAfterTheLinkHealsSeeds101To200) {
     check_acked_converges(101, 200, AckFrontier::AnyReceived);
+}
+
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds1To50) {
+    check_acked_converges(1, 50, AckFrontier::Contiguous, kTightFrameBytes);
+}
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds51To100) {
+    check_acked_converges(51, 100, AckFrontier::Contiguous, kTightFrameBytes);
+}
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds101To150) {
+    check_acked_converges(101, 150, AckFrontier::Contiguous, kTightFrameBytes);
+}
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkSeeds151To200) {
+    check_acked_converges(151, 200, AckFrontier::Contiguous, kTightFrameBytes);
+}
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkAnyReceivedSeeds1To100) {
+    check_acked_converges(1, 100, AckFrontier::AnyReceived, kTightFrameBytes);
+}
+TEST(DeltaOracle, SpreadFramesFitAndConvergeOnAnMtuLimitedLinkAnyReceivedSeeds101To200) {
+    check_acked_converges(101, 200, AckFrontier::AnyReceived, kTightFrameBytes);
 }
 
 TEST(DeltaOracle, NaiveDiffingDivergesForGoodAndStrandsDeadEntities) {

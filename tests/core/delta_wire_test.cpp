@@ -326,10 +326,105 @@ TEST(DeltaWire, TheEncoderRefusesWhatTheDecoderWouldRefuse) {
     EXPECT_EQ(decode_delta_frame(fits.bytes(), frame, options), WireError::None);
 }
 
+DeltaPlan full_plan(std::uint32_t keys) {
+    DeltaPlan plan;
+    plan.seq = 7;
+    plan.full_baseline = true;
+    for (std::uint32_t i = 0; i < keys; ++i) plan.entered.push_back(SlotKey{i, 0}.encode());
+    return plan;
+}
+
+// A frame one byte over max_frame_bytes: refused by the encoder (TooLarge, nothing a peer
+// could read goes out) and by the decoder; at the limit both take it.
+TEST(DeltaWire, AFrameLongerThanMaxFrameBytesIsRefusedByBothEnds) {
+    const DeltaPlan plan = full_plan(100);  // 11 header bytes, 201 for the list, 1 for left
+    const std::size_t size = delta_frame_bytes(plan, 0);
+    ASSERT_EQ(size, 213u);
+    ByteWriter exact;
+    encode_delta_frame(exact, plan, {}, {.max_frame_bytes = kMinFrameBytes});
+    EXPECT_EQ(exact.error(), WireError::TooLarge);
+
+    const WireOptions at_limit{.max_frame_bytes = size};
+    ByteWriter w;
+    encode_delta_frame(w, plan, {}, at_limit);
+    ASSERT_TRUE(w.ok());
+    ASSERT_EQ(w.size(), size);
+    DeltaFrame f;
+    EXPECT_EQ(decode_delta_frame(w.bytes(), f, at_limit), WireError::None);
+    EXPECT_EQ(decode_delta_frame(w.bytes(), f, {.max_frame_bytes = size - 1}), WireError::TooLarge);
+    EXPECT_TRUE(f.plan.entered.empty());
+
+    ByteWriter over;
+    encode_delta_frame(over, plan, {}, {.max_frame_bytes = size - 1});
+    EXPECT_EQ(over.error(), WireError::TooLarge);
+    EXPECT_STREQ(to_string(WireError::TooLarge), "message too large");
+}
+
+// The planner sizes frames with delta_frame_bytes: it must be the encoder's exact size, and
+// position_bytes_bound an upper bound of what positions add.
+TEST(DeltaWire, TheFrameSizeFunctionMatchesTheEncoder) {
+    const WireOptions options{.max_frame_bytes = kMaxFrameBytesLimit};
+    const std::size_t bound = options.position_bytes_bound(2000.0f);
+    EXPECT_EQ(bound, 6u);  // 2000 * 16 = 32000, zig-zag 64000: three bytes per coordinate
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        XorShift rng(seed);
+        DeltaPlan p;
+        p.seq = rng.next() >> rng.below(64);
+        if (p.seq > 0 && rng.chance(0.6f)) p.baseline_seq = p.seq - 1 - rng.below(p.seq);
+        std::uint32_t index = static_cast<std::uint32_t>(rng.below(1u << 20));
+        for (std::uint64_t i = 0, n = rng.below(200); i < n; ++i) {
+            p.entered.push_back(SlotKey{index, static_cast<std::uint16_t>(rng.below(65536))}.encode());
+            index += 1 + static_cast<std::uint32_t>(rng.below(1u << rng.below(24)));
+        }
+        index = static_cast<std::uint32_t>(rng.below(100));
+        for (std::uint64_t i = 0, n = rng.below(200); i < n; ++i) {
+            p.left.push_back(SlotKey{index, static_cast<std::uint16_t>(rng.below(300))}.encode());
+            index += 1 + static_cast<std::uint32_t>(rng.below(5000));
+        }
+        std::vector<Vec2> positions;
+        for (std::size_t i = 0; i < p.entered.size(); ++i)
+            positions.push_back({rng.range(-2000.0f, 2000.0f), rng.range(-2000.0f, 2000.0f)});
+        ByteWriter bare;
+        encode_delta_frame(bare, p, {}, options);
+        ASSERT_TRUE(bare.ok()) << "seed " << seed;
+        EXPECT_EQ(delta_frame_bytes(p, 0), bare.size()) << "seed " << seed;
+        ByteWriter with;
+        encode_delta_frame(with, p, positions, options);
+        ASSERT_TRUE(with.ok()) << "seed " << seed;
+        EXPECT_LE(with.size(), delta_frame_bytes(p, bound)) << "seed " << seed;
+    }
+}
+
+// Allocation-free after warm-up: frames that creep upwards one key at a time grow the
+// decoder's lists a logarithmic number of times, not once per new largest frame.
+TEST(DeltaWire, TheDecoderGrowsItsBuffersGeometrically) {
+    DeltaFrame f;
+    int growths = 0;
+    std::size_t entered_capacity = 0, positions_capacity = 0;
+    for (std::uint32_t n = 1; n <= 150; ++n) {
+        DeltaPlan plan = full_plan(n);
+        const std::vector<Vec2> positions(n, Vec2{1.0f, 2.0f});
+        ByteWriter w;
+        encode_delta_frame(w, plan, positions);
+        ASSERT_TRUE(w.ok()) << n;
+        ASSERT_EQ(decode_delta_frame(w.bytes(), f), WireError::None) << n;
+        ASSERT_EQ(f.plan.entered.size(), n);
+        if (f.plan.entered.capacity() != entered_capacity) ++growths;
+        if (f.entered_positions.capacity() != positions_capacity) ++growths;
+        entered_capacity = f.plan.entered.capacity();
+        positions_capacity = f.entered_positions.capacity();
+    }
+    // Powers of two up to 256: 9 growths per list. Exact reserves would grow 150 times each.
+    EXPECT_LE(growths, 18);
+}
+
 TEST(WireOptions, ValidateNamesTheFirstBadField) {
     EXPECT_EQ(WireOptions{}.validate(), nullptr);
     EXPECT_NE(WireOptions{.position_step = 0.0f}.validate(), nullptr);
     EXPECT_NE(WireOptions{.max_keys = 0}.validate(), nullptr);
+    EXPECT_NE(WireOptions{.max_frame_bytes = kMinFrameBytes - 1}.validate(), nullptr);
+    EXPECT_NE(WireOptions{.max_frame_bytes = kMaxFrameBytesLimit + 1}.validate(), nullptr);
+    EXPECT_EQ(WireOptions{.max_frame_bytes = kMinFrameBytes}.validate(), nullptr);
 }
 
 #if GTEST_HAS_DEATH_TEST

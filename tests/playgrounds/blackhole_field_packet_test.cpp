@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "blackhole/blackhole_server.hpp"
 #include "blackhole/field_packet.hpp"
 #include "support/fuzz_corpus.hpp"
 #include "vantage/random.hpp"
@@ -20,6 +21,60 @@ FieldPacket sample_packet() {
     p.clusters.push_back({kArenaSize * 0.5f, kArenaSize, 2000.0f});
     p.corrections.push_back({7, {0.0f, kArenaSize}, {-1.0f, 2.5f}});
     return p;
+}
+
+// One datagram at most: a longer packet is marked not ok by the encoder, refused by the decoder.
+TEST(FieldPacket, APacketLongerThanADatagramIsRefusedByBothEnds) {
+    FieldPacket p = sample_packet();
+    for (std::uint16_t i = 0; i < 130; ++i) p.corrections.push_back({i, {1.0f, 2.0f}, {0.0f, 0.0f}});
+    ByteWriter w;
+    EXPECT_FALSE(encode_field_packet(p, w).ok);
+    ASSERT_GT(w.size(), kMaxFieldPacketBytes);
+    FieldPacket q;
+    EXPECT_EQ(decode_field_packet(w.bytes(), 2000, q), WireError::TooLarge);
+    p.corrections.resize(100);
+    EXPECT_TRUE(encode_field_packet(p, w).ok);
+    EXPECT_EQ(decode_field_packet(w.bytes(), 2000, q), WireError::None);
+}
+
+// A round with more respawns than a packet holds: every packet fits, and the respawns that
+// did not fit follow in the next packets, each pellet once.
+TEST(BlackholeServerHalf, RespawnsBeyondOnePacketFollowInTheNextOnes) {
+    struct Recorder final : Transport {
+        std::vector<std::vector<std::uint8_t>> sent;
+        void send(double, std::span<const std::uint8_t> bytes) override {
+            sent.emplace_back(bytes.begin(), bytes.end());
+        }
+        bool poll(double, std::vector<std::uint8_t>&) override { return false; }
+    } link;
+    const std::vector<Vec2> positions(2000, Vec2{100.0f, 200.0f});
+    const std::vector<Vec2> velocities(2000, Vec2{1.0f, -1.0f});
+    std::vector<std::uint16_t> respawned;
+    for (std::uint16_t i = 0; i < 500; ++i) respawned.push_back(static_cast<std::uint16_t>(i * 3));
+    BlackholeServerHalf server;
+    BlackholeServeScratch scratch;
+    std::vector<int> spawned_times(2000, 0);
+    for (int round = 0; round < 8; ++round) {
+        const BlackholeRound r{
+            .sources = {},
+            .source_ids = {},
+            .tree = nullptr,
+            .pellet_positions = positions,
+            .pellet_velocities = velocities,
+            .respawned = round == 0 ? std::span<const std::uint16_t>(respawned) : std::span<const std::uint16_t>{},
+            .now_ms = round * 50.0};
+        const PacketBytes sizes =
+            server.serve(r, {0.0f, 0.0f}, {.kind = LaneKind::Full, .corrections = 40}, link, scratch);
+        ASSERT_TRUE(sizes.ok) << "round " << round;
+        ASSERT_LE(link.sent.back().size(), kMaxFieldPacketBytes) << "round " << round;
+        FieldPacket q;
+        ASSERT_EQ(decode_field_packet(link.sent.back(), 2000, q), WireError::None) << "round " << round;
+        for (const PelletState& s : q.spawned) spawned_times[s.id] += 1;
+    }
+    for (std::uint16_t id : respawned) EXPECT_EQ(spawned_times[id], 1) << "pellet " << id;
+    EXPECT_EQ(server.pending_spawns(), 0u);
+    EXPECT_LE(server.largest_packet_bytes(), kMaxFieldPacketBytes);
+    EXPECT_GT(server.largest_packet_bytes(), kMaxFieldPacketBytes - 20);  // full packets, so the limit was hit
 }
 
 TEST(FieldPacket, GoldenBytesFollowTheDocumentedLayout) {
@@ -56,7 +111,9 @@ TEST(FieldPacket, RoundTripsWithinTheQuantizationStep) {
         for (std::uint64_t i = 0, n = rng.below(20); i < n; ++i) {
             p.clusters.push_back({rng.range(0, kArenaSize), rng.range(0, kArenaSize), rng.range(0.0f, 50000.0f)});
         }
-        for (std::uint64_t i = 0, n = rng.below(60); i < n; ++i) {
+        // At most 24 corrections, sent twice (as spawns too): with 63 holes and 19 clusters the
+        // packet stays within kMaxFieldPacketBytes (at most 1,167 bytes here).
+        for (std::uint64_t i = 0, n = rng.below(25); i < n; ++i) {
             p.corrections.push_back({static_cast<std::uint16_t>(rng.below(2000)),
                                      {rng.range(0, kArenaSize), rng.range(0, kArenaSize)},
                                      {rng.range(-3000.0f, 3000.0f), rng.range(-3000.0f, 3000.0f)}});

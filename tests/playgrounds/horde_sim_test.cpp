@@ -63,6 +63,28 @@ TEST(HordeSim, RelevanceCullsMostOfTheBroadcast) {
     EXPECT_GT(broadcast.held, 0.95 * static_cast<double>(sim.world().alive_count()));
 }
 
+// Every packet fits one datagram, even the broadcast's (1,200 enemies, about 10 KB as one
+// packet): it is spread over frames, and the acked broadcast still ends up holding the world.
+TEST(HordeSim, EveryPacketFitsADatagramAndTheBroadcastStillArrives) {
+    HordeSim sim({lane("acked", true), lane("broadcast", true, false), lane("crowd", true, true, 1.0f)});
+    sim.settings().loss_pct = 10.0;
+    run(sim, 3.0);
+    std::size_t largest = 0;
+    for (std::size_t l = 0; l < sim.lane_count(); ++l) {
+        for (std::size_t c = 0; c < sim.lane(l).client_count(); ++c) {
+            const HordeServerHalf& server = sim.lane(l).seat(c).server;
+            EXPECT_EQ(server.refused_frames(), 0u) << "lane " << l << " client " << c;
+            EXPECT_GT(server.frames(), 40u) << "lane " << l << " client " << c;
+            EXPECT_LE(server.largest_packet_bytes(), kMaxHordePacketBytes) << "lane " << l << " client " << c;
+            largest = std::max(largest, server.largest_packet_bytes());
+        }
+    }
+    EXPECT_GT(largest, kMaxHordePacketBytes * 9 / 10);  // the limit was reached, so it was tested
+    const HordeLaneTotals broadcast = sim.totals(1);
+    EXPECT_GT(broadcast.held, 0.9 * static_cast<double>(sim.world().alive_count()));
+    EXPECT_GT(sim.lane(1).seat(0).server.baseline().counters().spread_frames, 0u);
+}
+
 TEST(HordeSim, CompactIdsAndQuantizedPositionsCutTheWireCost) {
     HordeSim sim({lane("acked", true)});
     run(sim, 3.0);
@@ -129,14 +151,39 @@ TEST(HordeSim, AHistoryShorterThanTheRoundTripShowsOnItsMeter) {
         }
         return -1.0;
     };
+    // Raised live, after the history was sized for 30 ms at 16 Hz (24 frames): 60 Hz with
+    // 300 ms each way needs about 40.
     HordeSim slow({lane("acked", true)});
+    slow.settings().enemies = 400;
+    slow.reset(7);
     slow.settings().send_hz = 60.0;
     slow.settings().latency_ms = 300.0;
-    run(slow, 2.0, 7, 400);
+    slow.apply_settings();
+    for (int i = 0; i < 4 * 60; ++i) slow.step(1.0 / 60.0);
     EXPECT_GT(outside(slow), 50.0);
     HordeSim fine({lane("acked", true)});
     run(fine, 2.0, 7, 400);
     EXPECT_EQ(outside(fine), 0.0);
+}
+
+// The same link set before the start: the history is sized from the round trip, so the
+// acknowledgements land inside it and the full sets end.
+TEST(HordeSim, AHistorySizedFromTheRoundTripEndsTheFullBaselines) {
+    HordeSim sim({lane("acked", true)});
+    sim.settings().send_hz = 60.0;
+    sim.settings().latency_ms = 300.0;
+    run(sim, 2.0, 7, 400);
+    std::vector<Meter> meters;
+    sim.meters(meters);
+    double outside = -1, unacked_full = -1;
+    for (const Meter& m : meters) {
+        if (m.name == "acked.acks_outside_history") outside = m.value;
+        if (m.name == "acked.unacked_full_frames") unacked_full = m.value;
+    }
+    EXPECT_EQ(outside, 0.0);
+    EXPECT_GE(unacked_full, 0.0);
+    EXPECT_LT(unacked_full, 4.0 * 60.0);  // the cold start's round trips only, per client
+    EXPECT_GE(sim.lane(0).seat(0).server.baseline().options().history, 40u);
 }
 
 TEST(HordeSim, CrowdSummariesCoverTheDistantWorldForAFewBytes) {

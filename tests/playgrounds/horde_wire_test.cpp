@@ -151,6 +151,31 @@ TEST(HordeWire, RandomMutationsNeverCrashAndAcceptedPacketsAreWellFormed) {
     }
 }
 
+// The bounds the server plans with hold for any position within two arenas of the origin.
+TEST(HordeWire, ThePositionByteBoundsMatchTheWire) {
+    EXPECT_EQ(WireOptions{.position_step = kSampleStep}.position_bytes_bound(2.0f * horde::kArena),
+              kHordePositionBytes);
+    EXPECT_EQ(WireOptions{.position_step = kCrowdStep}.position_bytes_bound(2.0f * horde::kArena), kCrowdPositionBytes);
+}
+
+// One datagram at most: the encoder marks a longer packet not ok and the decoder refuses it.
+TEST(HordeWire, APacketLongerThanADatagramIsRefusedByBothEnds) {
+    Example ex;
+    ex.samples.clear();
+    for (std::uint32_t i = 0; i < 200; ++i) ex.samples.push_back({key(i * 2, 0), {1000.0f, 2000.0f}});
+    HordePacketBytes sizes;
+    const std::vector<std::uint8_t> bytes = ex.encode(&sizes);
+    ASSERT_GT(bytes.size(), kMaxHordePacketBytes);
+    EXPECT_FALSE(sizes.ok);
+    HordePacket p;
+    EXPECT_EQ(decode_horde_packet(bytes, p), WireError::TooLarge);
+    ex.samples.resize(100);
+    const std::vector<std::uint8_t> fits = ex.encode(&sizes);
+    ASSERT_LE(fits.size(), kMaxHordePacketBytes);
+    EXPECT_TRUE(sizes.ok);
+    EXPECT_EQ(decode_horde_packet(fits, p), WireError::None);
+}
+
 TEST(HordeWire, AnUnencodablePositionMarksThePacketNotOk) {
     Example ex;
     ex.samples[0].position.x = NAN;

@@ -49,6 +49,7 @@ inline bool fuzz_delta_frame(std::span<const std::uint8_t> bytes) {
     const DeltaPlan& p = frame.plan;
     fuzz_check(ascending_slot_keys(p.entered) && ascending_slot_keys(p.left), "keys not ascending SlotKeys");
     fuzz_check(p.entered.size() <= options.max_keys && p.left.size() <= options.max_keys, "too many keys");
+    fuzz_check(bytes.size() <= options.max_frame_bytes, "a frame longer than max_frame_bytes accepted");
     fuzz_check(frame.entered_positions.empty() || frame.entered_positions.size() == p.entered.size(),
                "positions do not match entered keys");
     fuzz_check(!(p.full_baseline && (p.baseline_seq || !p.left.empty())), "a full baseline with a baseline or left");

@@ -139,8 +139,13 @@ public:
         }
         writer_.clear();
         encode_delta_frame(writer_, plan_, positions_, options_.wire);
+        if (!writer_.ok()) {
+            ++encode_failures_;
+            return;
+        }
         bytes_down_ += writer_.size();
         frames_sent_ += 1;
+        largest_frame_ = std::max<std::size_t>(largest_frame_, writer_.size());
         down_.send(now_ms, writer_.bytes());
         truth_.emplace_back(plan_.seq, std::vector<std::uint64_t>(keys.begin(), keys.end()));
         while (truth_.size() > options_.truth_frames) truth_.pop_front();
@@ -204,6 +209,8 @@ public:
     std::uint64_t bytes_up() const { return bytes_up_; }
     std::uint64_t frames_sent() const { return frames_sent_; }
     std::uint64_t decode_errors() const { return decode_errors_; }
+    std::uint64_t encode_failures() const { return encode_failures_; }
+    std::size_t largest_frame() const { return largest_frame_; }
 
 private:
     DeltaLaneOptions options_;
@@ -221,6 +228,8 @@ private:
     std::uint64_t bytes_up_ = 0;
     std::uint64_t frames_sent_ = 0;
     std::uint64_t decode_errors_ = 0;
+    std::uint64_t encode_failures_ = 0;
+    std::size_t largest_frame_ = 0;
 };
 
 // Held keys dead on the server (phantoms) and relevant keys not held (missing).
@@ -289,14 +298,27 @@ struct OracleOutcome {
     std::size_t end_phantoms = 0;
     bool end_equal = false;
     std::uint64_t decode_errors = 0;
-    bool lagging = false;  // the mirror's newest frame is older than the link's lag explains
-    bool stalled = false;  // flow control still throttles the subscriber at the end
+    bool lagging = false;                // the mirror's newest frame is older than the link's lag explains
+    bool stalled = false;                // flow control still throttles the subscriber at the end
+    std::size_t largest_frame = 0;       // bytes
+    std::uint64_t encode_failures = 0;   // frames the encoder refused
+    std::uint64_t oversize_packets = 0;  // frames the link's MTU dropped
+    std::uint64_t spread_frames = 0;     // DeltaBaselineCounters::spread_frames
 };
 
+// The oracle's world keeps every position within this of the origin (half its 400-unit side,
+// plus one step of overshoot before a bounce), so positions cost at most
+// position_bytes_bound(kOracleMaxAbs) bytes.
+inline constexpr float kOracleMaxAbs = 400.0f;
+
+// max_frame_bytes: the planner's and the wire's frame limit, and the links' MTU (any larger
+// frame is dropped by the link, so a frame that does not fit can never be delivered).
 inline OracleOutcome run_oracle(std::uint64_t seed, RecoveryPolicy policy, bool allow_flow_control = true,
-                                AckFrontier frontier = AckFrontier::Contiguous) {
+                                AckFrontier frontier = AckFrontier::Contiguous, std::size_t max_frame_bytes = 1200) {
     OracleDraw d = draw_oracle_conditions(seed);
     d.flow_control = d.flow_control && allow_flow_control;
+    d.link.mtu_bytes = max_frame_bytes;
+    const WireOptions wire{.max_frame_bytes = max_frame_bytes};
     ChurnWorld world({.seed = seed, .entities = 60, .world_size = 400.0f, .deaths_per_sec = 0.4f, .speed = 40.0f});
     LossyLinkOptions up = d.link;
     up.seed = mix64(seed + 1);
@@ -304,10 +326,12 @@ inline OracleOutcome run_oracle(std::uint64_t seed, RecoveryPolicy policy, bool 
                                  .frontier = frontier,
                                  .history = 24,
                                  .stalled_after_ms = d.flow_control ? 3000.0 : 0.0,
-                                 .keepalive_every_ms = 1000.0},
+                                 .keepalive_every_ms = 1000.0,
+                                 .max_frame_bytes = max_frame_bytes,
+                                 .entered_value_bytes = wire.position_bytes_bound(kOracleMaxAbs)},
                     .down = d.link,
                     .up = up,
-                    .wire = {}});
+                    .wire = wire});
     std::vector<std::uint64_t> keys, held;
     OracleOutcome out;
     int equal_since = -1;
@@ -346,6 +370,10 @@ inline OracleOutcome run_oracle(std::uint64_t seed, RecoveryPolicy policy, bool 
     }
     out.stalled = lane.baseline().stalled(total * kOracleFrameMs);
     out.decode_errors = lane.decode_errors();
+    out.largest_frame = lane.largest_frame();
+    out.encode_failures = lane.encode_failures();
+    out.oversize_packets = lane.down().counters().packets_oversize;
+    out.spread_frames = lane.baseline().counters().spread_frames;
     return out;
 }
 

@@ -39,6 +39,7 @@ enum class WireError : std::uint8_t {
     UnknownType,    // a message type byte no decoder knows
     Malformed,      // a field combination the message's rules forbid
     TrailingBytes,  // bytes left over after a complete message
+    TooLarge,       // a whole message longer than its limit (a datagram's max_frame_bytes)
 };
 
 // A short English name for logs and test messages.

@@ -31,6 +31,15 @@
 // a subscriber that has been silent for stalled_after_ms to one keepalive frame per
 // keepalive_every_ms; its next acknowledgement is the resume signal and rebuilds.
 //
+// Frames that fit: every plan encodes (delta_wire) to at most max_frame_bytes. A full set or
+// a diff too large for one frame is spread over consecutive frames, each an ordinary exact
+// frame towards an intermediate target: the uncertain keys (those the acked state and the
+// states sent since disagree on) are always named, then as many of the remaining changes as
+// fit, resuming each frame where the last one stopped. Each frame records its target, not the
+// relevant set, as the state it sent, so acknowledgements, the two baselines and the drift
+// check stay exact across the parts, and a lost part is resent by the next diff against the
+// acknowledged state. A full set smaller than the diff is sent as a full baseline instead.
+//
 // Sequence numbers are the subscriber's own, consecutive, assigned by plan() and never
 // reused (not even across reset()), so an acknowledgement always names one frame.
 //
@@ -77,9 +86,20 @@ struct DeltaBaselineOptions {
     std::size_t history = 24;                        // sent states kept, frames, [1, 64] (64 = AckWindow width)
     double stalled_after_ms = 0.0;                   // silence before throttling, ms, >= 0; 0 disables flow control
     double keepalive_every_ms = 1000.0;              // one frame per this while stalled, ms, > 0
+    // Every planned frame encodes to at most this, bytes, [64, 65507] (delta_wire's
+    // kMinFrameBytes..kMaxFrameBytesLimit); set WireOptions::max_frame_bytes to the same value.
+    std::size_t max_frame_bytes = 1200;
+    // Bytes each entered key carries besides the key itself, an upper bound, [0, 64]: 0 without
+    // positions, WireOptions::position_bytes_bound(world half-extent) with them.
+    std::size_t entered_value_bytes = 0;
 
     // nullptr when valid, otherwise a message naming the first bad field.
     const char* validate() const;
+
+    // The history (frames) that covers one round trip plus jitter at this send interval, with
+    // one frame of slack each way, clamped to [1, 64]. A history shorter than the round trip in
+    // frames makes every frame a full baseline (counted in acks_outside_history).
+    static std::size_t history_for(double round_trip_ms, double jitter_ms, double send_interval_ms);
 };
 
 enum class AckOutcome : std::uint8_t {
@@ -105,6 +125,15 @@ struct DeltaBaselineCounters {
     // Full baselines sent because no frame of the epoch was acknowledged yet, after the
     // epoch's first (cold start, or the round trip after each rebuild).
     std::uint64_t unacked_full_frames = 0;
+    // Frames that carried only part of the change because the whole did not fit
+    // max_frame_bytes (the rest follows in the next frames).
+    std::uint64_t spread_frames = 0;
+    // Full baselines sent because the full set encoded smaller than the diff against the
+    // acknowledged state (no rebuild: the epoch and its acknowledgements continue).
+    std::uint64_t full_smaller_frames = 0;
+    // Rebuilds because the uncertain keys alone no longer fit a frame (rare: needs more keys
+    // in flight than one frame holds).
+    std::uint64_t oversize_rebuilds = 0;
 };
 
 class DeltaBaseline {
@@ -122,6 +151,10 @@ public:
     // Plans the next frame for `current` (ascending, unique packed keys) into out, reusing
     // out's buffers, and records it as sent.
     void plan(std::span<const std::uint64_t> current, DeltaPlan& out);
+    // The same within a tighter limit for this frame only (bytes, clamped to
+    // [kMinFrameBytes, options().max_frame_bytes]): a caller that wraps the frame in a larger
+    // datagram (the horde's packet) passes what its other parts leave.
+    void plan(std::span<const std::uint64_t> current, DeltaPlan& out, std::size_t max_frame_bytes);
 
     // Takes the client's report. Under Naive this changes nothing.
     AckOutcome observe_ack(const AckReport& report);
@@ -161,6 +194,15 @@ private:
     void rebuild();
     void recount_unacked();
     void make_room(std::size_t n);  // raises room_ to hold n keys
+    // Fills out (seq set) as a full baseline of the longest prefix of current that fits, and
+    // target_ with it.
+    void plan_full(std::span<const std::uint64_t> current, DeltaPlan& out);
+    // Fills out (seq and baseline set) with a diff from certain-in keys `certain` and possibly
+    // held keys `held` (certain is a subset of held) towards current, spread when too large:
+    // false when even the uncertain keys alone do not fit.
+    bool plan_diff(std::span<const std::uint64_t> current, std::span<const std::uint64_t> certain,
+                   std::span<const std::uint64_t> held, DeltaPlan& out);
+    std::size_t frame_bytes(const DeltaPlan& plan) const;
 
     DeltaBaselineOptions options_;
     std::vector<Sent> ring_;     // capacity options_.history
@@ -186,6 +228,16 @@ private:
     std::vector<std::uint64_t> send_base_;
     std::vector<std::uint64_t> assumed_held_;
     std::vector<std::uint64_t> scratch_;
+    std::vector<std::uint64_t> target_;        // the state the frame being planned leads to
+    std::vector<std::uint64_t> progress_;      // changes that are not mandatory, ascending
+    std::vector<std::uint64_t> taken_;         // the part of progress_ a spread frame carries
+    std::vector<std::uint64_t> mandatory_;     // uncertain keys, ascending
+    std::vector<std::uint64_t> send_scratch_;  // a spread frame's whole entered list
+    std::vector<std::uint64_t> left_scratch_;  // and its whole left list
+    // Where a spread frame stopped: the next one resumes at the first change from this key
+    // on (then wraps), so no change waits behind a stream of lower-keyed ones.
+    std::uint64_t cursor_ = 0;
+    std::size_t limit_ = 0;  // the frame being planned fits this, bytes
     // Keys every buffer above can hold without growing. Relevant sets wander around a size,
     // so after warm-up a steady stream allocates nothing.
     std::size_t room_ = 0;

@@ -42,6 +42,7 @@ struct LossyLinkOptions {
     double rate_bytes_per_sec = 0.0;  // bandwidth cap, bytes/s, >= 0; 0 means unlimited
     double burst_bytes = 4096.0;      // token-bucket depth, bytes, >= 1 (sent at once after idle)
     double max_queue_ms = 1000.0;     // a packet that would queue longer is dropped, ms, >= 0
+    std::size_t mtu_bytes = 0;        // largest packet carried, bytes, >= 0; 0 = any size; larger are dropped
 
     // nullptr when every field is in range, otherwise a message naming the first bad field.
     const char* validate() const;
@@ -58,6 +59,7 @@ struct LinkCounters {
     std::uint64_t packets_dropped = 0;  // dropped by the bandwidth cap's full queue
     std::uint64_t bytes_dropped = 0;
     std::uint64_t packets_duplicated = 0;
+    std::uint64_t packets_oversize = 0;   // larger than mtu_bytes: dropped
     std::uint64_t packets_delivered = 0;  // handed out by poll()
     std::uint64_t bytes_delivered = 0;
 };
@@ -66,6 +68,7 @@ enum class SendFate : std::uint8_t {
     Scheduled,  // will be delivered (possibly twice)
     Lost,       // lost by the random or burst model
     Dropped,    // the bandwidth cap's queue was full
+    Oversize,   // larger than mtu_bytes
 };
 
 class LossyLink {

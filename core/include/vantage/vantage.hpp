@@ -26,6 +26,7 @@
 #include "vantage/morton.hpp"
 #include "vantage/nearby_detector.hpp"
 #include "vantage/predicted_entity.hpp"
+#include "vantage/priority_accumulator.hpp"
 #include "vantage/proximity.hpp"
 #include "vantage/random.hpp"
 #include "vantage/rate_meter.hpp"
