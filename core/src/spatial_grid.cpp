@@ -69,24 +69,28 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
     rejected_.clear();
     std::fill(offsets_.begin(), offsets_.end(), 0u);
 
-    // Pass 1: each point's cell, and the count per cell.
+    // Pass 1: each point's cell, and the count per cell. One comparison chain decides the
+    // common case: inside the area (which a NaN never is), the truncated coordinates are the
+    // cell. Everything else, clamped or rejected, takes the second branch.
     const double columns_d = static_cast<double>(columns_);
     const double rows_d = static_cast<double>(rows_);
     for (std::size_t i = 0; i < n; ++i) {
         const Vec2 p = positions[i];
-        if (!p.is_finite()) {
+        const double cx = column_coordinate(static_cast<double>(p.x));
+        const double cy = row_coordinate(static_cast<double>(p.y));
+        std::uint32_t cell = 0;
+        if (cx >= 0.0 && cx < columns_d && cy >= 0.0 && cy < rows_d) {
+            cell = static_cast<std::uint32_t>(cy) * columns_ + static_cast<std::uint32_t>(cx);
+        } else if (p.is_finite()) {
+            cell = clamp_cell(cy, last_row_) * columns_ + clamp_cell(cx, last_column_);
+            ++result.clamped;
+        } else {
             cell_of_input_[i] = kNoCell;
             rejected_.push_back(id_at(i));
             continue;
         }
-        const double cx = column_coordinate(static_cast<double>(p.x));
-        const double cy = row_coordinate(static_cast<double>(p.y));
-        // Outside the area: below cell 0, or at or past the last cell's far edge.
-        const bool clamped = (cx < 0.0) | (cx >= columns_d) | (cy < 0.0) | (cy >= rows_d);
-        const std::uint32_t cell = clamp_cell(cy, last_row_) * columns_ + clamp_cell(cx, last_column_);
         cell_of_input_[i] = cell;
         ++offsets_[cell];
-        result.clamped += clamped ? 1u : 0u;
     }
     result.rejected = static_cast<std::uint32_t>(rejected_.size());
     result.binned = static_cast<std::uint32_t>(n) - result.rejected;
