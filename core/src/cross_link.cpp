@@ -170,9 +170,10 @@ std::uint32_t CrossLink::next_stamp() {
 }
 
 // Calls visit(m) for every other entity m in the square of half-width `reach` around n:
-// stamps the x band, then walks the y band keeping the stamped nodes.
-template <class Visit>
-void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit) {
+// stamps the x band, then walks the y band keeping the stamped nodes, first downwards from
+// n (descending y list order), then turn(), then upwards (ascending).
+template <class Visit, class Turn>
+void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit, Turn&& turn) {
     const std::uint32_t stamp = next_stamp();
     const Vec2 c = nodes_[n].position;
     std::uint32_t marked = 0;
@@ -190,6 +191,7 @@ void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit) {
     for (std::uint32_t m = nodes_[n].prev[kY]; m != head_ && c.y - nodes_[m].position.y <= reach;
          m = nodes_[m].prev[kY])
         if (nodes_[m].stamp == stamp) visit(m);
+    turn();
     for (std::uint32_t m = nodes_[n].next[kY]; m != head_ && nodes_[m].position.y - c.y <= reach;
          m = nodes_[m].next[kY])
         if (nodes_[m].stamp == stamp) visit(m);
@@ -200,9 +202,15 @@ CrossLinkStatus CrossLink::neighbors_in_radius(std::uint32_t id, float radius, s
     if (!nodes_[id].present) return CrossLinkStatus::UnknownId;
     if (!(radius >= 0.0f) || !std::isfinite(radius)) return CrossLinkStatus::Ok;  // matches nothing
     const Vec2 c = nodes_[id].position;
-    visit_band(id, search_reach(radius), [&](std::uint32_t m) {
-        if (within_radius(nodes_[m].position, c, radius)) out.push_back(m);
-    });
+    const std::size_t first = out.size();
+    // The walk below n comes out in descending list order: reversing it before the walk
+    // above gives the whole answer in y list order.
+    visit_band(
+        id, search_reach(radius),
+        [&](std::uint32_t m) {
+            if (within_radius(nodes_[m].position, c, radius)) out.push_back(m);
+        },
+        [&] { std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()); });
     return CrossLinkStatus::Ok;
 }
 

@@ -117,6 +117,35 @@ struct ViewOracle {
     }
 };
 
+// The header promises y list order: the answer's y coordinates never decrease, with
+// neighbours both below and above the entity (the walk goes out both ways from it).
+TEST(CrossLink, NeighboursComeOutInAscendingYListOrder) {
+    std::size_t straddling = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        XorShift rng(seed * 31 + 7);
+        const scenario::World w = scenario::world_for(Layout::Uniform, 300.0f, 30.0f);
+        const std::size_t n = 200;
+        const std::vector<Vec2> points = scenario::make_points(Layout::Uniform, w, n, rng);
+        CrossLink cl({.id_limit = static_cast<std::uint32_t>(n)});
+        for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(cl.add(i, points[i]), CrossLinkStatus::Ok);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            std::vector<std::uint32_t> out = {999};  // appends after what is there
+            ASSERT_EQ(cl.neighbors_in_radius(i, 60.0f, out), CrossLinkStatus::Ok);
+            ASSERT_EQ(out.front(), 999u);
+            out.erase(out.begin());
+            const auto y_order = [&](std::uint32_t a, std::uint32_t b) { return points[a].y < points[b].y; };
+            ASSERT_TRUE(std::is_sorted(out.begin(), out.end(), y_order)) << "seed " << seed << " entity " << i;
+            ASSERT_EQ(sorted(out), oracle_neighbors(points, i, 60.0f)) << "seed " << seed << " entity " << i;
+            const bool below =
+                std::any_of(out.begin(), out.end(), [&](std::uint32_t m) { return points[m].y < points[i].y; });
+            const bool above =
+                std::any_of(out.begin(), out.end(), [&](std::uint32_t m) { return points[m].y > points[i].y; });
+            straddling += below && above ? 1 : 0;
+        }
+    }
+    EXPECT_GT(straddling, 0u) << "no answer had neighbours on both sides: the test exercises nothing";
+}
+
 TEST(CrossLink, WatcherViewsFollowTheHysteresisRuleForManySeeds) {
     for (std::uint64_t seed = 1; seed <= 24; ++seed) {
         XorShift rng(seed * 31337);

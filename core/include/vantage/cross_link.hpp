@@ -88,7 +88,8 @@ public:
     std::size_t size() const { return size_; }
 
     // Appends every other entity within_radius(radius) of entity id (not id itself), in y
-    // list order. Not const: it advances the stamp that marks the x band.
+    // list order: ascending y, entities with equal y in their list order. Not const: it
+    // advances the stamp that marks the x band.
     CrossLinkStatus neighbors_in_radius(std::uint32_t id, float radius, std::vector<std::uint32_t>& out);
 
     // Makes `id` a watcher (or changes its radii): its view becomes everything within
@@ -133,8 +134,11 @@ private:
     void reorder(std::uint32_t n, int axis);
     CrossLinkStatus insert(std::uint32_t id, Vec2 position, std::uint32_t start);
     std::uint32_t next_stamp();
-    template <class Visit>
-    void visit_band(std::uint32_t n, float reach, Visit&& visit);
+    struct NoTurn {
+        void operator()() const {}
+    };
+    template <class Visit, class Turn = NoTurn>
+    void visit_band(std::uint32_t n, float reach, Visit&& visit, Turn&& turn = {});
     bool sees(std::uint32_t watcher, std::uint32_t subject) const;
     void pair(std::uint32_t watcher, std::uint32_t subject);
     void unpair(std::uint32_t watcher, std::uint32_t subject);
