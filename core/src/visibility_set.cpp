@@ -82,10 +82,8 @@ void VisibilitySet::remove(std::uint32_t index) {
     if (w < words_.size()) words_[w] &= ~(std::uint64_t{1} << (index % 64));
 }
 
-bool VisibilitySet::contains(std::uint32_t index) const {
-    if (!bitset_) return std::binary_search(list_.begin(), list_.end(), index);
-    const std::size_t w = index / 64;
-    return w < words_.size() && ((words_[w] >> (index % 64)) & 1u) != 0;
+bool VisibilitySet::contains_listed(std::uint32_t index) const {
+    return std::binary_search(list_.begin(), list_.end(), index);
 }
 
 void VisibilitySet::clear() {

@@ -85,16 +85,16 @@ TEST(VisibilitySet, ClearKeepsTheWords) {
 TEST(VisibilitySet, OneMemberPastTheListLimitMovesTheSetIntoItsBitset) {
     VisibilitySet grown, listed;
     for (std::uint32_t i = 0; i < VisibilitySet::kListLimit; ++i) {
-        grown.insert((i * 7919u) % 5000u);
-        listed.insert((i * 7919u) % 5000u);
+        grown.insert((i * 7919u) % 50000u);
+        listed.insert((i * 7919u) % 50000u);
     }
     EXPECT_FALSE(grown.is_bitset());
     EXPECT_TRUE(grown.words().empty());  // a list needs no words
-    grown.insert(4999);
+    grown.insert(49999);
     EXPECT_TRUE(grown.is_bitset());
     EXPECT_EQ(grown.count(), VisibilitySet::kListLimit + 1);
     EXPECT_FALSE(grown == listed);
-    grown.remove(4999);
+    grown.remove(49999);
     EXPECT_TRUE(grown.is_bitset());
     EXPECT_TRUE(grown == listed);
     EXPECT_TRUE(listed == grown);
@@ -105,6 +105,19 @@ TEST(VisibilitySet, OneMemberPastTheListLimitMovesTheSetIntoItsBitset) {
     grown.diff(listed, entered, left);
     EXPECT_EQ(left, (std::vector<std::uint32_t>{1}));
     EXPECT_TRUE(std::is_sorted(grown.begin(), grown.end()));
+}
+
+// Over a small index range a bitset is only a few words, so a set moves into it sooner.
+TEST(VisibilitySet, ASetOverFewWordsMovesIntoItsBitsetSooner) {
+    EXPECT_EQ(VisibilitySet::list_limit(999), 16u);
+    EXPECT_EQ(VisibilitySet::list_limit(10000), 39u);
+    EXPECT_EQ(VisibilitySet::list_limit(VisibilitySet::kMaxIndex - 1), VisibilitySet::kListLimit);
+    VisibilitySet s;
+    for (std::uint32_t i = 0; i < 16; ++i) s.insert(999 - i);
+    EXPECT_FALSE(s.is_bitset());
+    s.insert(0);
+    EXPECT_TRUE(s.is_bitset());
+    EXPECT_EQ(s.count(), 17u);
 }
 
 TEST(VisibilitySet, InsertingAMemberAgainChangesNothing) {

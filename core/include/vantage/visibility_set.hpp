@@ -1,10 +1,10 @@
 // VisibilitySet: which entity slots one client can see, and the diff between two ticks' sets.
 //
 // Two representations behind one interface, chosen by size. A set of at most kListLimit
-// members is a sorted vector of its indices: a client that sees a handful of entities pays
-// for its handful, whatever the size of the world (a bitset over a million slots would make
+// members (fewer when its indices span few words, see list_limit) is a sorted vector of its indices: a client that sees
+// a handful of entities pays for its handful, whatever the size of the world (a bitset over a million slots would make
 // every clear() and diff() read 15,625 words per client per tick). A set that grows past
-// kListLimit moves into a bitset (one bit per slot, 64 to a word) and stays there until its
+// its limit moves into a bitset (one bit per slot, 64 to a word) and stays there until its
 // next clear(); its operations then scan the words, which costs about what its members do.
 // diff() takes entered as (current - previous) and left as (previous - current): a merge of
 // the two sorted lists when both are lists, otherwise word by word over
@@ -37,8 +37,16 @@ class VisibilitySet {
 public:
     // Indices are below this: 16.7 million slots, 2 MiB of bits per set.
     static constexpr std::uint32_t kMaxIndex = 1u << 24;
-    // Up to this many members a set is a sorted list; one more moves it into the bitset.
+    // The most members a list holds; one more moves the set into its bitset. A set whose
+    // indices span few words moves earlier: at list_limit(largest index) members.
     static constexpr std::size_t kListLimit = 64;
+    // Filling a list in random order costs about k^2 / 4 element moves; a bitset costs two
+    // passes over its words per tick (clear, diff). So a list pays while it is shorter than
+    // about a quarter of the words, clamped to [16, kListLimit] (measured in relevance.md).
+    static constexpr std::size_t list_limit(std::uint32_t largest_index) {
+        const std::size_t quarter = (std::size_t{largest_index} / 64 + 1) / 4;
+        return quarter < 16 ? 16 : quarter > kListLimit ? kListLimit : quarter;
+    }
 
     VisibilitySet() = default;
     // Reserves the list, and bitset words for indices below `index_capacity` (both still
@@ -50,7 +58,10 @@ public:
     void insert(std::uint32_t index);
     // Removing an index that is not present is a no-op.
     void remove(std::uint32_t index);
-    bool contains(std::uint32_t index) const;
+    bool contains(std::uint32_t index) const {
+        if (!bitset_) return contains_listed(index);
+        return index / 64 < words_.size() && ((words_[index / 64] >> (index % 64)) & 1u) != 0;
+    }
     // Empties the set (a list again) and keeps its buffers.
     void clear();
     void swap(VisibilitySet& other) noexcept {
@@ -113,7 +124,8 @@ public:
     const std::vector<std::uint64_t>& words() const { return words_; }
 
 private:
-    void insert_slow(std::uint32_t index);  // a bitset, a full list, or a bad index
+    void insert_slow(std::uint32_t index);  // past the words, a full list, or a bad index
+    bool contains_listed(std::uint32_t index) const;
     void move_into_bitset();
     void set_bit(std::uint32_t index);
 
@@ -124,7 +136,12 @@ private:
 
 // Inline: the AOI loop calls this once per visible entity per client per tick.
 inline void VisibilitySet::insert(std::uint32_t index) {
-    if (bitset_ || list_.size() >= kListLimit || index >= kMaxIndex) {
+    if (bitset_ && index / 64 < words_.size()) {  // words only grow through checked indices
+        words_[index / 64] |= std::uint64_t{1} << (index % 64);
+        return;
+    }
+    const std::uint32_t largest = list_.empty() || index > list_.back() ? index : list_.back();
+    if (bitset_ || list_.size() >= list_limit(largest) || index >= kMaxIndex) {
         insert_slow(index);
         return;
     }
