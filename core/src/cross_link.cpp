@@ -95,18 +95,55 @@ void CrossLink::reorder(std::uint32_t n, int axis) {
     place_from(n, start, axis);
 }
 
+// A present landmark whose coordinate is the largest at or below v, found by bisection
+// over the landmarks of the last rebuild (or the head when there is none). Landmarks drift
+// as entities move and go stale when removed, so the array may no longer be sorted: any
+// present node is a correct place to start a walk, only a slower one, and a stale
+// (removed) landmark is never used.
+std::uint32_t CrossLink::landmark_near(float v, int axis) const {
+    const std::vector<std::uint32_t>& marks = landmarks_[axis];
+    std::size_t lo = 0;
+    std::size_t hi = marks.size();
+    while (lo < hi) {  // first landmark above v, assuming (not requiring) ascending order
+        const std::size_t mid = lo + (hi - lo) / 2;
+        const std::uint32_t m = marks[mid];
+        if (nodes_[m].present && coord(m, axis) <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (std::size_t k = lo; k-- > 0;)
+        if (nodes_[marks[k]].present) return marks[k];
+    return head_;
+}
+
+// Every kLandmarkSpacing-th node of each list, walked from the head: O(n), done when the
+// population has grown by half since the last time, so O(1) amortised per add.
+void CrossLink::rebuild_landmarks() {
+    for (int axis : {kX, kY}) {
+        std::vector<std::uint32_t>& marks = landmarks_[axis];
+        marks.clear();
+        std::size_t k = 0;
+        for (std::uint32_t m = nodes_[head_].next[axis]; m != head_; m = nodes_[m].next[axis], ++k)
+            if (k % kLandmarkSpacing == 0) marks.push_back(m);
+    }
+    landmarks_size_ = size_;
+}
+
 CrossLinkStatus CrossLink::insert(std::uint32_t id, Vec2 position, std::uint32_t start) {
     Node& node = nodes_[id];
     node.position = position;
-    node.present = true;
     observers_[id].reserve(4);  // a few watchers see it without allocating
     node.watching = false;
     node.stamp = 0;
     for (int axis : {kX, kY}) {
         // Ties go after the start node's equals; the sorted invariant holds either way.
-        place_from(id, start, axis);
+        // Without a hint, start from the nearest landmark instead of the head.
+        place_from(id, start == head_ ? landmark_near(coord(id, axis), axis) : start, axis);
     }
+    node.present = true;  // only now: a landmark search must not start from id itself
     ++size_;
+    if (size_ >= landmarks_size_ + landmarks_size_ / 2 && size_ >= 4 * kLandmarkSpacing) rebuild_landmarks();
     update_watchers_after_change(id);
     return CrossLinkStatus::Ok;
 }

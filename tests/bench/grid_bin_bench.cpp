@@ -342,6 +342,20 @@ void BM_CrossLinkQueryAll(benchmark::State& state) {
 }
 BENCHMARK(BM_CrossLinkQueryAll)->ArgName("workload")->Arg(0)->Unit(benchmark::kMillisecond);
 
+// Setting the cross-list up with plain add() in random order (no hints): n entities over
+// the uniform 1M workload's area. Arg 0 = n.
+void BM_CrossLinkAddSetup(benchmark::State& state) {
+    const auto n = static_cast<std::uint32_t>(state.range(0));
+    const Workload& w = workload(3);
+    for (auto _ : state) {
+        CrossLink cl({.id_limit = n});
+        for (std::uint32_t i = 0; i < n; ++i) cl.add(i, w.points[i]);
+        benchmark::DoNotOptimize(cl.size());
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+BENCHMARK(BM_CrossLinkAddSetup)->ArgName("n")->Arg(20000)->Arg(100000)->Arg(1000000)->Unit(benchmark::kMillisecond);
+
 void BM_BinBuild(benchmark::State& state) {
     const Workload& w = workload(state.range(0));
     BareBin bin(w.extent, w.radius);

@@ -146,6 +146,46 @@ TEST(CrossLink, NeighboursComeOutInAscendingYListOrder) {
     EXPECT_GT(straddling, 0u) << "no answer had neighbours on both sides: the test exercises nothing";
 }
 
+// add() without a hint starts from landmarks taken as the population doubles; they drift
+// with moves and go stale with removals (and their ids come back elsewhere). The lists
+// stay sorted and queries exact whatever state the landmarks are in.
+TEST(CrossLink, AddsFromStaleAndDriftedLandmarksKeepTheListsExact) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        XorShift rng(seed * 977 + 3);
+        const std::uint32_t n = 3000;
+        CrossLink cl({.id_limit = n});
+        std::vector<Vec2> where(n);
+        std::vector<bool> in(n, false);
+        for (int step = 0; step < 12000; ++step) {
+            const auto id = static_cast<std::uint32_t>(rng.below(n));
+            const Vec2 p{rng.range(0.0f, 1000.0f), rng.range(0.0f, 1000.0f)};
+            const float action = rng.unit();
+            if (!in[id]) {
+                ASSERT_EQ(cl.add(id, p), CrossLinkStatus::Ok) << "seed " << seed << " step " << step;
+                in[id] = true;
+                where[id] = p;
+            } else if (action < 0.2f) {
+                ASSERT_EQ(cl.remove(id), CrossLinkStatus::Ok);
+                in[id] = false;
+            } else {
+                ASSERT_EQ(cl.move(id, p), CrossLinkStatus::Ok);  // a teleport: landmarks drift
+                where[id] = p;
+            }
+        }
+        ASSERT_EQ(cl.validate_structure(), nullptr) << "seed " << seed;
+        std::vector<std::uint32_t> out;
+        for (std::uint32_t id = 0; id < n; id += 37) {
+            if (!in[id]) continue;
+            out.clear();
+            ASSERT_EQ(cl.neighbors_in_radius(id, 40.0f, out), CrossLinkStatus::Ok);
+            std::vector<std::uint32_t> want;
+            for (std::uint32_t m = 0; m < n; ++m)
+                if (m != id && in[m] && within_radius(where[m], where[id], 40.0f)) want.push_back(m);
+            ASSERT_EQ(sorted(out), want) << "seed " << seed << " entity " << id;
+        }
+    }
+}
+
 TEST(CrossLink, WatcherViewsFollowTheHysteresisRuleForManySeeds) {
     for (std::uint64_t seed = 1; seed <= 24; ++seed) {
         XorShift rng(seed * 31337);
