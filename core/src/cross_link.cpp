@@ -95,18 +95,55 @@ void CrossLink::reorder(std::uint32_t n, int axis) {
     place_from(n, start, axis);
 }
 
+// A present landmark whose coordinate is the largest at or below v, found by bisection
+// over the landmarks of the last rebuild (or the head when there is none). Landmarks drift
+// as entities move and go stale when removed, so the array may no longer be sorted: any
+// present node is a correct place to start a walk, only a slower one, and a stale
+// (removed) landmark is never used.
+std::uint32_t CrossLink::landmark_near(float v, int axis) const {
+    const std::vector<std::uint32_t>& marks = landmarks_[axis];
+    std::size_t lo = 0;
+    std::size_t hi = marks.size();
+    while (lo < hi) {  // first landmark above v, assuming (not requiring) ascending order
+        const std::size_t mid = lo + (hi - lo) / 2;
+        const std::uint32_t m = marks[mid];
+        if (nodes_[m].present && coord(m, axis) <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (std::size_t k = lo; k-- > 0;)
+        if (nodes_[marks[k]].present) return marks[k];
+    return head_;
+}
+
+// Every kLandmarkSpacing-th node of each list, walked from the head: O(n), done when the
+// population has grown by half since the last time, so O(1) amortised per add.
+void CrossLink::rebuild_landmarks() {
+    for (int axis : {kX, kY}) {
+        std::vector<std::uint32_t>& marks = landmarks_[axis];
+        marks.clear();
+        std::size_t k = 0;
+        for (std::uint32_t m = nodes_[head_].next[axis]; m != head_; m = nodes_[m].next[axis], ++k)
+            if (k % kLandmarkSpacing == 0) marks.push_back(m);
+    }
+    landmarks_size_ = size_;
+}
+
 CrossLinkStatus CrossLink::insert(std::uint32_t id, Vec2 position, std::uint32_t start) {
     Node& node = nodes_[id];
     node.position = position;
-    node.present = true;
     observers_[id].reserve(4);  // a few watchers see it without allocating
     node.watching = false;
     node.stamp = 0;
     for (int axis : {kX, kY}) {
         // Ties go after the start node's equals; the sorted invariant holds either way.
-        place_from(id, start, axis);
+        // Without a hint, start from the nearest landmark instead of the head.
+        place_from(id, start == head_ ? landmark_near(coord(id, axis), axis) : start, axis);
     }
+    node.present = true;  // only now: a landmark search must not start from id itself
     ++size_;
+    if (size_ >= landmarks_size_ + landmarks_size_ / 2 && size_ >= 4 * kLandmarkSpacing) rebuild_landmarks();
     update_watchers_after_change(id);
     return CrossLinkStatus::Ok;
 }
@@ -170,9 +207,10 @@ std::uint32_t CrossLink::next_stamp() {
 }
 
 // Calls visit(m) for every other entity m in the square of half-width `reach` around n:
-// stamps the x band, then walks the y band keeping the stamped nodes.
-template <class Visit>
-void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit) {
+// stamps the x band, then walks the y band keeping the stamped nodes, first downwards from
+// n (descending y list order), then turn(), then upwards (ascending).
+template <class Visit, class Turn>
+void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit, Turn&& turn) {
     const std::uint32_t stamp = next_stamp();
     const Vec2 c = nodes_[n].position;
     std::uint32_t marked = 0;
@@ -190,6 +228,7 @@ void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit) {
     for (std::uint32_t m = nodes_[n].prev[kY]; m != head_ && c.y - nodes_[m].position.y <= reach;
          m = nodes_[m].prev[kY])
         if (nodes_[m].stamp == stamp) visit(m);
+    turn();
     for (std::uint32_t m = nodes_[n].next[kY]; m != head_ && nodes_[m].position.y - c.y <= reach;
          m = nodes_[m].next[kY])
         if (nodes_[m].stamp == stamp) visit(m);
@@ -200,9 +239,15 @@ CrossLinkStatus CrossLink::neighbors_in_radius(std::uint32_t id, float radius, s
     if (!nodes_[id].present) return CrossLinkStatus::UnknownId;
     if (!(radius >= 0.0f) || !std::isfinite(radius)) return CrossLinkStatus::Ok;  // matches nothing
     const Vec2 c = nodes_[id].position;
-    visit_band(id, search_reach(radius), [&](std::uint32_t m) {
-        if (within_radius(nodes_[m].position, c, radius)) out.push_back(m);
-    });
+    const std::size_t first = out.size();
+    // The walk below n comes out in descending list order: reversing it before the walk
+    // above gives the whole answer in y list order.
+    visit_band(
+        id, search_reach(radius),
+        [&](std::uint32_t m) {
+            if (within_radius(nodes_[m].position, c, radius)) out.push_back(m);
+        },
+        [&] { std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()); });
     return CrossLinkStatus::Ok;
 }
 

@@ -14,19 +14,6 @@ std::uint64_t cells_along(float extent, float cell_size) {
     return static_cast<std::uint64_t>(std::floor(static_cast<double>(extent) / static_cast<double>(cell_size))) + 1;
 }
 
-std::uint32_t clamp_to(double coordinate, std::uint32_t count, bool* clamped) {
-    const double f = std::floor(coordinate);
-    if (!(f >= 0.0)) {
-        if (clamped) *clamped = true;
-        return 0;
-    }
-    if (f >= static_cast<double>(count - 1)) {
-        if (clamped && f > static_cast<double>(count - 1)) *clamped = true;
-        return count - 1;
-    }
-    return static_cast<std::uint32_t>(f);
-}
-
 }  // namespace
 
 const char* SpatialGridOptions::validate() const {
@@ -54,15 +41,13 @@ SpatialGrid::SpatialGrid(const SpatialGridOptions& options)
     : options_(checked(options)), quantizer_(options.origin, options.cell_size) {
     columns_ = static_cast<std::uint32_t>(cells_along(options.extent.x, options.cell_size));
     rows_ = static_cast<std::uint32_t>(cells_along(options.extent.y, options.cell_size));
+    origin_x_ = static_cast<double>(options.origin.x);
+    origin_y_ = static_cast<double>(options.origin.y);
+    inverse_cell_ = 1.0 / static_cast<double>(options.cell_size);
+    last_column_ = static_cast<double>(columns_ - 1);
+    last_row_ = static_cast<double>(rows_ - 1);
     offsets_.assign(std::size_t{cell_count()} + 1, 0);
     representatives_.assign(cell_count(), Representative{});
-}
-
-std::uint32_t SpatialGrid::clamp_column(double coordinate) const {
-    return clamp_to(coordinate, columns_, nullptr);
-}
-std::uint32_t SpatialGrid::clamp_row(double coordinate) const {
-    return clamp_to(coordinate, rows_, nullptr);
 }
 
 SpatialGridBuild SpatialGrid::build(std::span<const Vec2> positions) {
@@ -84,21 +69,28 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
     rejected_.clear();
     std::fill(offsets_.begin(), offsets_.end(), 0u);
 
-    // Pass 1: each point's cell, and the count per cell.
+    // Pass 1: each point's cell, and the count per cell. One comparison chain decides the
+    // common case: inside the area (which a NaN never is), the truncated coordinates are the
+    // cell. Everything else, clamped or rejected, takes the second branch.
+    const double columns_d = static_cast<double>(columns_);
+    const double rows_d = static_cast<double>(rows_);
     for (std::size_t i = 0; i < n; ++i) {
         const Vec2 p = positions[i];
-        if (!p.is_finite()) {
+        const double cx = column_coordinate(static_cast<double>(p.x));
+        const double cy = row_coordinate(static_cast<double>(p.y));
+        std::uint32_t cell = 0;
+        if (cx >= 0.0 && cx < columns_d && cy >= 0.0 && cy < rows_d) {
+            cell = static_cast<std::uint32_t>(cy) * columns_ + static_cast<std::uint32_t>(cx);
+        } else if (p.is_finite()) {
+            cell = clamp_cell(cy, last_row_) * columns_ + clamp_cell(cx, last_column_);
+            ++result.clamped;
+        } else {
             cell_of_input_[i] = kNoCell;
             rejected_.push_back(id_at(i));
             continue;
         }
-        bool clamped = false;
-        const std::uint32_t col = clamp_to(quantizer_.cell_coordinate_x(p.x), columns_, &clamped);
-        const std::uint32_t row = clamp_to(quantizer_.cell_coordinate_y(p.y), rows_, &clamped);
-        const std::uint32_t cell = row * columns_ + col;
         cell_of_input_[i] = cell;
         ++offsets_[cell];
-        result.clamped += clamped ? 1u : 0u;
     }
     result.rejected = static_cast<std::uint32_t>(rejected_.size());
     result.binned = static_cast<std::uint32_t>(n) - result.rejected;
@@ -129,20 +121,6 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
         if (offsets_[c] != offsets_[c + 1]) representatives_[c] = {positions_[offsets_[c]], ids_[offsets_[c]]};
     }
     return result;
-}
-
-CellWindow SpatialGrid::window(Vec2 center, float radius) const {
-    CellWindow w;
-    if (!center.is_finite() || !(radius >= 0.0f) || !std::isfinite(radius)) return w;
-    const double reach = static_cast<double>(search_reach(radius));
-    const double cx = static_cast<double>(center.x);
-    const double cy = static_cast<double>(center.y);
-    w.column_min = clamp_column(quantizer_.cell_coordinate_x(cx - reach));
-    w.column_max = clamp_column(quantizer_.cell_coordinate_x(cx + reach));
-    w.row_min = clamp_row(quantizer_.cell_coordinate_y(cy - reach));
-    w.row_max = clamp_row(quantizer_.cell_coordinate_y(cy + reach));
-    w.valid = true;
-    return w;
 }
 
 std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const {
@@ -188,7 +166,8 @@ std::optional<NearestHit> SpatialGrid::nearest_representative(Vec2 center, float
 
 std::optional<std::uint32_t> SpatialGrid::cell_index_of(Vec2 p) const {
     if (!p.is_finite()) return std::nullopt;
-    return cell_index(clamp_column(quantizer_.cell_coordinate_x(p.x)), clamp_row(quantizer_.cell_coordinate_y(p.y)));
+    return cell_index(clamp_cell(column_coordinate(static_cast<double>(p.x)), last_column_),
+                      clamp_cell(row_coordinate(static_cast<double>(p.y)), last_row_));
 }
 
 std::span<const std::uint32_t> SpatialGrid::cell_ids(std::uint32_t cell) const {

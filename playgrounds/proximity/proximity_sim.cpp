@@ -571,7 +571,7 @@ void ProximitySim::finish_lane(Lane& lane) {
         left_.clear();
         lane.view[w].diff(lane.previous[w], entered_, left_);
         events += entered_.size() + left_.size();
-        if (lane.view[w].words() != reference.view[w].words()) ++disagree;
+        if (!(lane.view[w] == reference.view[w])) ++disagree;
     }
     if (lane.kind == ProximityLaneKind::CrossLink) {
         std::uint64_t own = 0;

@@ -13,9 +13,12 @@ function load(path) {
   if (!path || !existsSync(path)) return new Map();
   const runs = JSON.parse(readFileSync(path, 'utf8')).benchmarks || [];
   const toNs = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
-  // Only plain iterations (aggregates such as _mean would double count).
+  // Only plain iterations (aggregates such as _mean would double count). Wall time on both
+  // sides: under Node, Emscripten's process CPU clock IS the wall clock (library_wasi.js maps
+  // every clock but realtime to performance.now), so native CPU time against wasm "CPU time"
+  // charged every wait for a busy shared core to wasm alone.
   return new Map(runs.filter((b) => (b.run_type || 'iteration') === 'iteration')
-    .map((b) => [b.name, b.cpu_time * (toNs[b.time_unit] || 1)]));
+    .map((b) => [b.name, b.real_time * (toNs[b.time_unit] || 1)]));
 }
 const sh = (cmd) => { try { return execSync(cmd, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'unknown'; } };
 
@@ -54,7 +57,9 @@ const csv = ['benchmark,native_ns,wasm_ns,wasm_over_native',
   ...rows.map((r) => `${r.name},${r.n ?? ''},${r.w ?? ''},${r.ratio !== undefined ? r.ratio.toFixed(3) : ''}`)].join('\n');
 const md = [`# Benchmarks, native vs wasm (${machine.date})`, '',
   `Machine: ${machine.cpu}, ${machine.cores} cores (host ${machine.host}). Native: ${machine.native_compiler}, -O2.`,
-  `Wasm: ${machine.wasm_compiler}, -O3, run under Node ${machine.node}. CPU time per iteration.`, '',
+  `Wasm: ${machine.wasm_compiler}, -O3, run under Node ${machine.node}. Wall time per iteration on both sides`,
+  `(Emscripten's CPU clock is the wall clock, so native CPU time would not compare like with like); load average`,
+  `at the end of the run: ${sh('cut -d" " -f1-3 /proc/loadavg')}.`, '',
   `Median wasm/native ratio ${median !== undefined ? median.toFixed(2) : 'n/a'}; ${over.length} of ${ratios.length} above 1.5x.`, '',
   '| benchmark | native | wasm | wasm/native |', '|---|---:|---:|---:|',
   ...rows.map((r) => `| ${r.name} | ${fmt(r.n)} | ${fmt(r.w)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : ''} |`)].join('\n');

@@ -117,6 +117,75 @@ struct ViewOracle {
     }
 };
 
+// The header promises y list order: the answer's y coordinates never decrease, with
+// neighbours both below and above the entity (the walk goes out both ways from it).
+TEST(CrossLink, NeighboursComeOutInAscendingYListOrder) {
+    std::size_t straddling = 0;
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+        XorShift rng(seed * 31 + 7);
+        const scenario::World w = scenario::world_for(Layout::Uniform, 300.0f, 30.0f);
+        const std::size_t n = 200;
+        const std::vector<Vec2> points = scenario::make_points(Layout::Uniform, w, n, rng);
+        CrossLink cl({.id_limit = static_cast<std::uint32_t>(n)});
+        for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(cl.add(i, points[i]), CrossLinkStatus::Ok);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            std::vector<std::uint32_t> out = {999};  // appends after what is there
+            ASSERT_EQ(cl.neighbors_in_radius(i, 60.0f, out), CrossLinkStatus::Ok);
+            ASSERT_EQ(out.front(), 999u);
+            out.erase(out.begin());
+            const auto y_order = [&](std::uint32_t a, std::uint32_t b) { return points[a].y < points[b].y; };
+            ASSERT_TRUE(std::is_sorted(out.begin(), out.end(), y_order)) << "seed " << seed << " entity " << i;
+            ASSERT_EQ(sorted(out), oracle_neighbors(points, i, 60.0f)) << "seed " << seed << " entity " << i;
+            const bool below =
+                std::any_of(out.begin(), out.end(), [&](std::uint32_t m) { return points[m].y < points[i].y; });
+            const bool above =
+                std::any_of(out.begin(), out.end(), [&](std::uint32_t m) { return points[m].y > points[i].y; });
+            straddling += below && above ? 1 : 0;
+        }
+    }
+    EXPECT_GT(straddling, 0u) << "no answer had neighbours on both sides: the test exercises nothing";
+}
+
+// add() without a hint starts from landmarks taken as the population doubles; they drift
+// with moves and go stale with removals (and their ids come back elsewhere). The lists
+// stay sorted and queries exact whatever state the landmarks are in.
+TEST(CrossLink, AddsFromStaleAndDriftedLandmarksKeepTheListsExact) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        XorShift rng(seed * 977 + 3);
+        const std::uint32_t n = 3000;
+        CrossLink cl({.id_limit = n});
+        std::vector<Vec2> where(n);
+        std::vector<bool> in(n, false);
+        for (int step = 0; step < 12000; ++step) {
+            const auto id = static_cast<std::uint32_t>(rng.below(n));
+            const Vec2 p{rng.range(0.0f, 1000.0f), rng.range(0.0f, 1000.0f)};
+            const float action = rng.unit();
+            if (!in[id]) {
+                ASSERT_EQ(cl.add(id, p), CrossLinkStatus::Ok) << "seed " << seed << " step " << step;
+                in[id] = true;
+                where[id] = p;
+            } else if (action < 0.2f) {
+                ASSERT_EQ(cl.remove(id), CrossLinkStatus::Ok);
+                in[id] = false;
+            } else {
+                ASSERT_EQ(cl.move(id, p), CrossLinkStatus::Ok);  // a teleport: landmarks drift
+                where[id] = p;
+            }
+        }
+        ASSERT_EQ(cl.validate_structure(), nullptr) << "seed " << seed;
+        std::vector<std::uint32_t> out;
+        for (std::uint32_t id = 0; id < n; id += 37) {
+            if (!in[id]) continue;
+            out.clear();
+            ASSERT_EQ(cl.neighbors_in_radius(id, 40.0f, out), CrossLinkStatus::Ok);
+            std::vector<std::uint32_t> want;
+            for (std::uint32_t m = 0; m < n; ++m)
+                if (m != id && in[m] && within_radius(where[m], where[id], 40.0f)) want.push_back(m);
+            ASSERT_EQ(sorted(out), want) << "seed " << seed << " entity " << id;
+        }
+    }
+}
+
 TEST(CrossLink, WatcherViewsFollowTheHysteresisRuleForManySeeds) {
     for (std::uint64_t seed = 1; seed <= 24; ++seed) {
         XorShift rng(seed * 31337);

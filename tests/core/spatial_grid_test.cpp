@@ -101,6 +101,51 @@ TEST(SpatialGrid, MatchesBruteForceForEveryLayoutSeedAndRadius) {
     }
 }
 
+// The cell-order query answers every binned point's query at once: for each layout, seed and
+// radius, point a's visits are exactly the brute-force set around a (non-finite points left
+// out, points outside the area included).
+TEST(SpatialGrid, TheCellOrderQueryOfAllMatchesBruteForceForEveryLayoutSeedAndRadius) {
+    for (const Layout layout : scenario::kAllLayouts) {
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+            XorShift rng(seed * 104729 + static_cast<std::uint64_t>(layout));
+            const float cell = 10.0f + static_cast<float>(rng.below(60));
+            const scenario::World w = scenario::world_for(layout, 500.0f, cell);
+            const auto n = static_cast<std::size_t>(40 + rng.below(160));
+            std::vector<Vec2> points = scenario::make_points(layout, w, n, rng);
+            points.push_back({std::numeric_limits<float>::quiet_NaN(), w.origin.y});
+            SpatialGrid grid(options_for(w));
+            grid.build(points);
+            const float radii[] = {0.0f, cell * 0.5f, cell, cell * 1.7f, rng.range(0.0f, 4.0f * cell)};
+            for (const float r : radii) {
+                std::vector<std::vector<std::uint32_t>> found(grid.size());
+                grid.for_each_in_radius_of_all(r, [&](std::uint32_t a, std::uint32_t id, Vec2 p) {
+                    ASSERT_LT(a, found.size());
+                    ASSERT_EQ(points[id], p);
+                    found[a].push_back(id);
+                });
+                for (std::size_t a = 0; a < grid.size(); ++a) {
+                    ASSERT_EQ(sorted(found[a]), oracle_query(points, grid.positions_by_cell()[a], r))
+                        << "layout " << scenario::layout_name(layout) << " seed " << seed << " point "
+                        << grid.ids_by_cell()[a] << " radius " << r;
+                }
+            }
+        }
+    }
+}
+
+TEST(SpatialGrid, TheCellOrderQueryOfAllMatchesNothingForABadRadius) {
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
+    const std::vector<Vec2> points = {{5.0f, 5.0f}, {6.0f, 5.0f}};
+    grid.build(points);
+    std::size_t visits = 0;
+    const auto count = [&visits](std::uint32_t, std::uint32_t, Vec2) { ++visits; };
+    for (const float r : {-1.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()})
+        grid.for_each_in_radius_of_all(r, count);
+    EXPECT_EQ(visits, 0u);
+    grid.for_each_in_radius_of_all(2.0f, count);
+    EXPECT_EQ(visits, 4u);  // each point sees itself and the other
+}
+
 TEST(SpatialGrid, ExactNearestMatchesBruteForce) {
     for (const Layout layout : scenario::kAllLayouts) {
         for (std::uint64_t seed = 1; seed <= 8; ++seed) {

@@ -8,9 +8,12 @@
 //
 // Beyond the seed design this is built from (seed 001, core/docs/background.md):
 //   - move() walks from the entity's current place in each list, so its cost is the number
-//     of entities it overtakes in x and in y, not a walk from the head. add() still walks
-//     from the head (O(n)); add_near() starts from another entity's place, which makes a
-//     spawn next to a known entity as cheap as a short move.
+//     of entities it overtakes in x and in y, not a walk from the head. add() starts from
+//     the nearest of a sparse set of landmarks (every 8th node of each list, re-taken
+//     whenever the population has grown by half): O(log n) to find it plus the walk from it, which
+//     stays short while the landmarks are representative (entities that move far between
+//     rebuilds make it longer, never wrong). add_near() starts from another entity's
+//     place, which makes a spawn next to a known entity as cheap as a short move.
 //   - Watchers: watch(id, enter_radius, leave_margin) gives an entity a view. Whenever it
 //     or anything else is added, moved or removed, views are updated and the changes are
 //     queued as events: an entity enters a view when it comes within enter_radius and
@@ -71,8 +74,8 @@ public:
     // Asserts options.validate() (a configuration error).
     explicit CrossLink(const CrossLinkOptions& options = {});
 
-    // Inserts an entity, walking from the head of each list (O(n)). An id already present
-    // is moved instead (returns MovedExisting).
+    // Inserts an entity, walking from the nearest landmark in each list (see above). An id
+    // already present is moved instead (returns MovedExisting).
     CrossLinkStatus add(std::uint32_t id, Vec2 position);
     // Inserts an entity starting the walk from entity `hint`'s place in each list, so the
     // cost is how far apart the two are in list order. UnknownId if the hint is absent.
@@ -88,7 +91,8 @@ public:
     std::size_t size() const { return size_; }
 
     // Appends every other entity within_radius(radius) of entity id (not id itself), in y
-    // list order. Not const: it advances the stamp that marks the x band.
+    // list order: ascending y, entities with equal y in their list order. Not const: it
+    // advances the stamp that marks the x band.
     CrossLinkStatus neighbors_in_radius(std::uint32_t id, float radius, std::vector<std::uint32_t>& out);
 
     // Makes `id` a watcher (or changes its radii): its view becomes everything within
@@ -132,9 +136,14 @@ private:
     void place_from(std::uint32_t n, std::uint32_t start, int axis);
     void reorder(std::uint32_t n, int axis);
     CrossLinkStatus insert(std::uint32_t id, Vec2 position, std::uint32_t start);
+    std::uint32_t landmark_near(float v, int axis) const;
+    void rebuild_landmarks();
     std::uint32_t next_stamp();
-    template <class Visit>
-    void visit_band(std::uint32_t n, float reach, Visit&& visit);
+    struct NoTurn {
+        void operator()() const {}
+    };
+    template <class Visit, class Turn = NoTurn>
+    void visit_band(std::uint32_t n, float reach, Visit&& visit, Turn&& turn = {});
     bool sees(std::uint32_t watcher, std::uint32_t subject) const;
     void pair(std::uint32_t watcher, std::uint32_t subject);
     void unpair(std::uint32_t watcher, std::uint32_t subject);
@@ -153,6 +162,12 @@ private:
     float max_enter_radius_ = 0.0f;
     std::uint32_t band_estimate_ = 0;  // running mean of x-band sizes: picks how to find watchers
     std::vector<AoiEvent> events_;
+    // add()'s starting points: every kLandmarkSpacing-th node of each list as of the last
+    // rebuild (at landmarks_size_ entities), so an add walks O(log n + spacing) while the
+    // landmarks stay representative.
+    static constexpr std::size_t kLandmarkSpacing = 8;
+    std::vector<std::uint32_t> landmarks_[2];
+    std::size_t landmarks_size_ = 0;
 };
 
 }  // namespace vantage

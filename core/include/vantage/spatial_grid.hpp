@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -79,9 +80,19 @@ public:
     // Appends every id whose position is within_radius(center, radius), cell order (not id
     // order). Exact: the same set brute_force_in_radius returns. Returns how many it added.
     std::size_t query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const;
-    // The same query without an output vector: calls visit(id, position) per match.
+    // The same query without an output vector: calls visit(id, position) per match. Defined
+    // inline below, so the visitor inlines into the candidate loop wherever it is called from
+    // (a member function, a free function, another translation unit).
     template <class Visit>
     void for_each_in_radius(Vec2 center, float radius, Visit&& visit) const;
+    // Every binned point's query at once, issued in cell order: for each point a, in
+    // ids_by_cell() order, calls visit(a_index, b_id, b_position) for every binned point b
+    // with within_radius(b, a, radius), a itself included; a_index indexes ids_by_cell() and
+    // positions_by_cell(). The same pairs as one for_each_in_radius per point, cheaper: the
+    // window is worked out once per cell (from its members' extremes) and neighbouring
+    // queries read neighbouring memory. Visits in no guaranteed order within one a.
+    template <class Visit>
+    void for_each_in_radius_of_all(float radius, Visit&& visit) const;
 
     // The exact nearest id within radius (ties: the lowest id), or nothing.
     std::optional<NearestHit> nearest(Vec2 center, float radius) const;
@@ -125,13 +136,37 @@ private:
 
     template <class IdAt>
     SpatialGridBuild build_impl(std::span<const Vec2> positions, IdAt id_at);
-    std::uint32_t clamp_column(double coordinate) const;
-    std::uint32_t clamp_row(double coordinate) const;
+    // Continuous cell coordinates: (v - origin) times the inverse cell size, in double. Points
+    // and windows go through these same monotone functions, so a point's cell always lies
+    // in the window of any query that can see it (see window()).
+    double column_coordinate(double x) const { return (x - origin_x_) * inverse_cell_; }
+    double row_coordinate(double y) const { return (y - origin_y_) * inverse_cell_; }
+    // Clamps a coordinate into [0, last] and truncates (= floor once non-negative). A NaN
+    // lands on 0. Compiles to a max, a min and a conversion: no branch.
+    static std::uint32_t clamp_cell(double coordinate, double last) {
+        const double low = coordinate > 0.0 ? coordinate : 0.0;
+        return static_cast<std::uint32_t>(low < last ? low : last);
+    }
+    // The window of cells covering [x_min - reach, x_max + reach] x [y_min - reach, y_max + reach].
+    CellWindow window_of_box(double x_min, double y_min, double x_max, double y_max, double reach) const {
+        CellWindow w;
+        w.column_min = clamp_cell(column_coordinate(x_min - reach), last_column_);
+        w.column_max = clamp_cell(column_coordinate(x_max + reach), last_column_);
+        w.row_min = clamp_cell(row_coordinate(y_min - reach), last_row_);
+        w.row_max = clamp_cell(row_coordinate(y_max + reach), last_row_);
+        w.valid = true;
+        return w;
+    }
 
     SpatialGridOptions options_;
     GridQuantizer quantizer_;
     std::uint32_t columns_ = 0;
     std::uint32_t rows_ = 0;
+    double origin_x_ = 0.0;
+    double origin_y_ = 0.0;
+    double inverse_cell_ = 1.0;  // 1 / cell_size
+    double last_column_ = 0.0;   // columns_ - 1, the clamp bound
+    double last_row_ = 0.0;      // rows_ - 1
     // offsets_[c] .. offsets_[c + 1] is cell c's range in ids_/positions_ (cell_count() + 1).
     std::vector<std::uint32_t> offsets_;
     std::vector<std::uint32_t> cell_of_input_;  // build scratch: each input's cell or kNoCell
@@ -147,22 +182,75 @@ private:
     std::vector<std::uint32_t> rejected_;
 };
 
+inline CellWindow SpatialGrid::window(Vec2 center, float radius) const {
+    if (!center.is_finite() || !(radius >= 0.0f) || !(radius <= std::numeric_limits<float>::max())) return {};
+    const double cx = static_cast<double>(center.x);
+    const double cy = static_cast<double>(center.y);
+    return window_of_box(cx, cy, cx, cy, static_cast<double>(search_reach(radius)));
+}
+
 template <class Visit>
-void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& visit) const {
+inline void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& visit) const {
+    // window() rejects bad centres and radii once, so the candidate test below is the bare
+    // squared-distance comparison of within_radius() (same operands, same float rounding).
     const CellWindow w = window(center, radius);
     if (w.empty()) return;
+    const float r_sq = radius * radius;
+    const Vec2* const positions = positions_.data();
+    const std::uint32_t* const ids = ids_.data();
+    const std::uint32_t* const offsets = offsets_.data();
     for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
         // The window's cells in one row are adjacent, so their members are one range.
-        const std::uint32_t begin = offsets_[cell_index(w.column_min, row)];
-        const std::uint32_t end = offsets_[cell_index(w.column_max, row) + 1];
-        for (std::uint32_t k = begin; k < end; ++k) {
-            if (within_radius(positions_[k], center, radius)) visit(ids_[k], positions_[k]);
+        const std::uint32_t first = row * columns_;
+        const std::uint32_t end = offsets[first + w.column_max + 1];
+        for (std::uint32_t k = offsets[first + w.column_min]; k < end; ++k) {
+            const float dx = positions[k].x - center.x;
+            const float dy = positions[k].y - center.y;
+            if (dx * dx + dy * dy <= r_sq) visit(ids[k], positions[k]);
         }
     }
 }
 
 template <class Visit>
-void SpatialGrid::for_each_occupied_cell(Visit&& visit) const {
+inline void SpatialGrid::for_each_in_radius_of_all(float radius, Visit&& visit) const {
+    if (!(radius >= 0.0f) || !(radius <= std::numeric_limits<float>::max())) return;
+    const double reach = static_cast<double>(search_reach(radius));
+    const float r_sq = radius * radius;
+    const Vec2* const positions = positions_.data();
+    const std::uint32_t* const ids = ids_.data();
+    const std::uint32_t* const offsets = offsets_.data();
+    const std::uint32_t cells = cell_count();
+    for (std::uint32_t cell = 0; cell < cells; ++cell) {
+        const std::uint32_t begin = offsets[cell];
+        const std::uint32_t stop = offsets[cell + 1];
+        if (begin == stop) continue;
+        // The union of the members' own windows: windows grow monotonically with the
+        // centre, so the one of the members' bounding box covers each of them.
+        float x_min = positions[begin].x, x_max = x_min, y_min = positions[begin].y, y_max = y_min;
+        for (std::uint32_t a = begin + 1; a < stop; ++a) {
+            x_min = positions[a].x < x_min ? positions[a].x : x_min;
+            x_max = positions[a].x > x_max ? positions[a].x : x_max;
+            y_min = positions[a].y < y_min ? positions[a].y : y_min;
+            y_max = positions[a].y > y_max ? positions[a].y : y_max;
+        }
+        const CellWindow w = window_of_box(x_min, y_min, x_max, y_max, reach);
+        for (std::uint32_t a = begin; a < stop; ++a) {
+            const Vec2 center = positions[a];
+            for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
+                const std::uint32_t first = row * columns_;
+                const std::uint32_t end = offsets[first + w.column_max + 1];
+                for (std::uint32_t k = offsets[first + w.column_min]; k < end; ++k) {
+                    const float dx = positions[k].x - center.x;
+                    const float dy = positions[k].y - center.y;
+                    if (dx * dx + dy * dy <= r_sq) visit(a, ids[k], positions[k]);
+                }
+            }
+        }
+    }
+}
+
+template <class Visit>
+inline void SpatialGrid::for_each_occupied_cell(Visit&& visit) const {
     const std::uint32_t cells = cell_count();
     for (std::uint32_t c = 0; c < cells; ++c) {
         if (offsets_[c] != offsets_[c + 1]) visit(c, cell_ids(c), cell_positions(c));
