@@ -1,12 +1,13 @@
 // Merges a native and a wasm Google Benchmark JSON run into one table: each benchmark's
 // native time, wasm time and the wasm/native ratio. Prints it and writes it as CSV and
-// Markdown under OUT_DIR, with the machine it came from.
-//   node compare.mjs NATIVE_JSON WASM_JSON OUT_DIR
+// Markdown under OUT_DIR, with the machine it came from. A full run (no FILTER) also
+// becomes latest.md, the table the README quotes; a filtered run only gets its own file.
+//   node compare.mjs NATIVE_JSON WASM_JSON OUT_DIR [FILTER]
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { hostname } from 'node:os';
 
-const [nativePath, wasmPath, outDir] = process.argv.slice(2);
+const [nativePath, wasmPath, outDir, filter = ''] = process.argv.slice(2);
 if (!nativePath || !outDir) { console.error('usage: node compare.mjs NATIVE_JSON WASM_JSON OUT_DIR'); process.exit(2); }
 
 function load(path) {
@@ -56,6 +57,7 @@ const stamp = machine.date.replace(/[:]/g, '').replace(/\..*/, '');
 const csv = ['benchmark,native_ns,wasm_ns,wasm_over_native',
   ...rows.map((r) => `${r.name},${r.n ?? ''},${r.w ?? ''},${r.ratio !== undefined ? r.ratio.toFixed(3) : ''}`)].join('\n');
 const md = [`# Benchmarks, native vs wasm (${machine.date})`, '',
+  ...(filter ? [`A partial run: only the benchmarks matching \`${filter}\`.`, ''] : []),
   `Machine: ${machine.cpu}, ${machine.cores} cores (host ${machine.host}). Native: ${machine.native_compiler}, -O2.`,
   `Wasm: ${machine.wasm_compiler}, -O3, run under Node ${machine.node}. Wall time per iteration on both sides`,
   `(Emscripten's CPU clock is the wall clock, so native CPU time would not compare like with like); load average`,
@@ -65,5 +67,5 @@ const md = [`# Benchmarks, native vs wasm (${machine.date})`, '',
   ...rows.map((r) => `| ${r.name} | ${fmt(r.n)} | ${fmt(r.w)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : ''} |`)].join('\n');
 writeFileSync(`${outDir}/bench-${stamp}.csv`, csv + '\n');
 writeFileSync(`${outDir}/bench-${stamp}.md`, md + '\n');
-writeFileSync(`${outDir}/latest.md`, md + '\n');
+if (!filter) writeFileSync(`${outDir}/latest.md`, md + '\n');
 console.log(`wrote ${outDir}/bench-${stamp}.md and .csv`);
