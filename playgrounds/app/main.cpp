@@ -258,7 +258,7 @@ void draw_workshop_bar(App& app) {
     }
     if (active) {
         ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", active->title.c_str());
-        ImGui::TextWrapped("%s", active->look_for.c_str());
+        wrap_at_spaces(active->look_for);
         const Host::PresetRun run = host.preset_run();
         if (!active->check.empty()) {
             const Judgement& j = run.judgement;
@@ -272,7 +272,7 @@ void draw_workshop_bar(App& app) {
                 const ImVec4 color =
                     j.verdict == Verdict::Holds ? ImVec4(0.4f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.6f, 0.3f, 1.0f);
                 ImGui::PushStyleColor(ImGuiCol_Text, color);
-                ImGui::TextWrapped("At %.0f s, %s", active->seconds, j.text.c_str());
+                wrap_at_spaces(format("At %.0f s, %s", active->seconds, j.text.c_str()));
                 ImGui::PopStyleColor();
             }
         }
@@ -288,11 +288,11 @@ void draw_tour(App& app) {
     ImGui::Separator();
     ImGui::TextColored(ImVec4(0.95f, 0.85f, 0.45f, 1.0f), "Tour, step %d of %zu", t.step + 1, t.tour.steps.size());
     ImGui::SameLine();
-    ImGui::TextWrapped("%s", step.say.c_str());
+    wrap_at_spaces(step.say);
     if (!step.ask.empty()) {
         ImGui::TextColored(ImVec4(0.95f, 0.85f, 0.45f, 1.0f), "Predict:");
         ImGui::SameLine();
-        ImGui::TextWrapped("%s", step.ask.c_str());
+        wrap_at_spaces(step.ask);
     }
     if (!step.watch.empty()) {
         ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "watch:");

@@ -32,6 +32,25 @@ bool begin_sidebar(const ViewContext& v, const char* id) {
     return true;
 }
 
+void wrap_at_spaces(std::string_view text, float width) {
+    const float right = ImGui::GetCursorPosX() + (width > 0.0f ? width : ImGui::GetContentRegionAvail().x);
+    const float space = ImGui::CalcTextSize(" ").x;
+    bool first = true;
+    while (!text.empty()) {
+        const std::size_t at = text.find(' ');
+        const std::string_view word = text.substr(0, at);
+        text = at == std::string_view::npos ? std::string_view{} : text.substr(at + 1);
+        if (word.empty()) continue;
+        const float w = ImGui::CalcTextSize(word.data(), word.data() + word.size()).x;
+        if (!first) {
+            ImGui::SameLine(0.0f, space);
+            if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
+        }
+        ImGui::TextUnformatted(word.data(), word.data() + word.size());
+        first = false;
+    }
+}
+
 void same_line_if_fits(float width) {
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
@@ -54,7 +73,7 @@ void draw_params(Host& host) {
     for (const Param& p : host.current().params())
         label_w = std::max(label_w, ImGui::CalcTextSize(param_label(p).c_str()).x);
     const float avail = ImGui::GetContentRegionAvail().x;
-    ImGui::PushItemWidth(std::max(em(5.0f), avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x));
+    ImGui::PushItemWidth(std::max(em(3.5f), avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x));
     for (const Param& p : host.current().params()) {
         const std::string label = param_label(p) + "##" + p.name;
         const double current = p.get();

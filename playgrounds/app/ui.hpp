@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <imgui.h>
@@ -29,6 +30,12 @@ float em(float n = 1.0f);
 // the lanes take the width. end_sidebar() only after a true begin, and it ends the line.
 bool begin_sidebar(const ViewContext& v, const char* id = "controls");
 void end_sidebar();
+// Text wrapped at spaces only, in the current text colour, from the cursor to the right
+// edge: ImGui's own wrapping also breaks after '.' and ',', which splits numbers ("183.",
+// "7"). Continuation lines start at the current indent (a group's left edge). `width`: from
+// the cursor to the wrap edge; 0 wraps at the window's right edge.
+void wrap_at_spaces(std::string_view text, float width = 0.0f);
+
 // SameLine() when an item `width` pixels wide still fits on this line, else a new line: a
 // bar of controls wraps between items, never through one.
 void same_line_if_fits(float width);

@@ -280,24 +280,31 @@ void draw_inspector(const ClientLane& c, int lane) {
     ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "layout: playgrounds/netcode/README.md");
 }
 
-void readouts(const ViewContext& v, const ClientLane& c) {
+void readouts(const ViewContext& v, const ClientLane& c, float width) {
     const std::string p = std::string(c.name) + ".";
     auto m = [&](const char* name) { return meter_value(v.meters, (p + name).c_str()); };
-    ImGui::TextWrapped("prediction error %.1f px  correction %.2f px", m("prediction_error_px"), m("correction_px"));
-    ImGui::TextWrapped("render error %.1f px  stutter %.2f px", m("render_error_px"), m("remote_stutter_px"));
-    ImGui::TextWrapped("inputs awaiting ack %.0f  (seq %.0f / ack %.0f)", m("inputs_awaiting_ack"), m("input_seq"),
-                       m("acked_seq"));
+    wrap_at_spaces(format("prediction error %.1f px  correction %.2f px", m("prediction_error_px"), m("correction_px")),
+                   width);
+    wrap_at_spaces(format("render error %.1f px  stutter %.2f px", m("render_error_px"), m("remote_stutter_px")),
+                   width);
+    wrap_at_spaces(format("inputs awaiting ack %.0f  (seq %.0f / ack %.0f)", m("inputs_awaiting_ack"), m("input_seq"),
+                          m("acked_seq")),
+                   width);
     if (c.rtt_samples == 0 || c.server.rtt_samples == 0) {
-        ImGui::TextWrapped("in flight %.0f  RTT measuring...", m("packets_in_flight"));
+        wrap_at_spaces(format("in flight %.0f  RTT measuring...", m("packets_in_flight")), width);
     } else {
-        ImGui::TextWrapped("in flight %.0f  RTT %.0f / %.0f ms (client / server)", m("packets_in_flight"),
-                           m("rtt_client_ms"), m("rtt_server_ms"));
+        wrap_at_spaces(format("in flight %.0f  RTT %.0f / %.0f ms (client / server)", m("packets_in_flight"),
+                              m("rtt_client_ms"), m("rtt_server_ms")),
+                       width);
     }
-    ImGui::TextWrapped("jitter %.1f ms  interp delay %.0f ms  clock %.3fx", m("jitter_ms"), m("interp_delay_ms"),
-                       m("clock_rate"));
-    ImGui::TextWrapped("up %.2f KiB/s  down %.2f KiB/s", m("up_bytes_s") / 1024.0, m("down_bytes_s") / 1024.0);
-    ImGui::TextWrapped("shots %.0f: hits %.0f lag-comp, %.0f present", m("shots"), m("hits_lag_comp"),
-                       m("hits_present"));
+    wrap_at_spaces(format("jitter %.1f ms  interp delay %.0f ms  clock %.3fx", m("jitter_ms"), m("interp_delay_ms"),
+                          m("clock_rate")),
+                   width);
+    wrap_at_spaces(format("up %.2f KiB/s  down %.2f KiB/s", m("up_bytes_s") / 1024.0, m("down_bytes_s") / 1024.0),
+                   width);
+    wrap_at_spaces(
+        format("shots %.0f: hits %.0f lag-comp, %.0f present", m("shots"), m("hits_lag_comp"), m("hits_present")),
+        width);
 }
 
 // The three plots under a client lane. Tops are shared by both client lanes (`tops`), so the
@@ -383,8 +390,9 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
         if (col == 0) {
             draw_truth(sim, world);
-            ImGui::TextWrapped("server tick %d Hz  ticks %llu", sim.settings().server_hz,
-                               static_cast<unsigned long long>(sim.server_ticks()));
+            wrap_at_spaces(format("server tick %d Hz  ticks %llu", sim.settings().server_hz,
+                                  static_cast<unsigned long long>(sim.server_ticks())),
+                           width);
             ImGui::TextWrapped("link: %.0f ms +%.0f ms jitter, %.0f%% loss", sim.settings().latency_ms,
                                sim.settings().jitter_ms, sim.settings().loss_pct);
             ImGui::TextWrapped(
@@ -395,7 +403,7 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
             const Vec2 mouse_steer = draw_client(sim, col - 1, world);
             if (mouse_steer.length() > 0.0f) steer = mouse_steer;
             draw_timeline(sim, c, static_cast<int>(col - 1), width);
-            readouts(v, c);
+            readouts(v, c, width);
             // A picked packet takes the plots' place until it is closed.
             if (picked().lane == static_cast<int>(col - 1))
                 draw_inspector(c, static_cast<int>(col - 1));
