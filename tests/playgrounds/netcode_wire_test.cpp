@@ -3,6 +3,8 @@
 #include <vector>
 
 #include "netcode/netcode_wire.hpp"
+#include "support/fuzz_corpus.hpp"
+#include "support/netcode_fuzz.hpp"
 #include "vantage/random.hpp"
 
 namespace vantage::play {
@@ -210,6 +212,32 @@ TEST(NetcodeWire, TimesTravelInSixteenthsOfAMillisecond) {
     EXPECT_EQ(time_to_wire(1.0), 16u);
     EXPECT_EQ(time_to_wire(1000.0 / 60.0), 267u);
     EXPECT_DOUBLE_EQ(quantize_time(16.7), 16.6875);
+}
+
+// Found by the fuzz target: a time of 2^56 units decoded to a double the encoder wrote back
+// as a different number. Times the encoder cannot reproduce are refused.
+TEST(NetcodeWire, ATimeBeyondWhatADoubleHoldsExactlyIsRefused) {
+    const Bytes found = {0x55, 0x80, 0x02, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                         0xFF, 0xFF, 0x7A, 0x00, 0x01, 0x24, 0x00, 0x00, 0x00};
+    InputPacket in;
+    EXPECT_EQ(decode_input(found, in), WireError::OutOfRange);
+    EXPECT_FALSE(fuzz::fuzz_input_packet(found));
+}
+
+// Seeded fuzz over both decoders (the libFuzzer target's bodies): mutated packets are refused
+// or re-encode to the very same bytes, and their narration tiles them.
+TEST(NetcodeWire, MutatedPacketsAreRefusedOrReencodeExactly) {
+    XorShift rng(23);
+    const Bytes seeds[] = {encode(golden_input()), encode(golden_state())};
+    int accepted[2] = {0, 0};
+    for (int trial = 0; trial < 6000; ++trial) {
+        const int which = trial % 2;
+        Bytes b = trial % 10 < 2 ? noise(rng, which == 0 ? kInputType : kStateType) : seeds[which];
+        if (trial % 10 >= 2) mutate(b, rng);
+        if (which == 0 ? fuzz::fuzz_input_packet(b) : fuzz::fuzz_state_packet(b)) ++accepted[which];
+    }
+    EXPECT_GT(accepted[0], 0);
+    EXPECT_GT(accepted[1], 0);
 }
 
 }  // namespace
