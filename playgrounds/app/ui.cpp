@@ -119,8 +119,8 @@ std::string format(const char* fmt, ...) {
     return buf;
 }
 
-bool begin_readouts(const char* id) {
-    if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit)) return false;
+bool begin_readouts(const char* id, float width) {
+    if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit, ImVec2(width, 0.0f))) return false;
     ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     return true;

@@ -53,7 +53,7 @@ double meter_value(const std::vector<Meter>& meters, const char* name);
 // A lane's readouts: a two-column table, a short name (its tooltip says what it measures)
 // and the value. A value that does not fit its column shows its brief form instead (the
 // tooltip then has the full one), so no number is ever wrapped or cut.
-bool begin_readouts(const char* id);
+bool begin_readouts(const char* id, float width = 0.0f);  // width 0: the available width
 void readout(const char* name, const char* help, const std::string& full, const std::string& brief,
              ImVec4 color = ImVec4(0.85f, 0.85f, 0.85f, 1.0f));
 void end_readouts();

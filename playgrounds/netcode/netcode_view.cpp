@@ -280,31 +280,44 @@ void draw_inspector(const ClientLane& c, int lane) {
     ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "layout: playgrounds/netcode/README.md");
 }
 
+// The lane's readouts as the shared name/value table; each name's tooltip is its meter's
+// description from the playground's glossary.
 void readouts(const ViewContext& v, const ClientLane& c, float width) {
     const std::string p = std::string(c.name) + ".";
     auto m = [&](const char* name) { return meter_value(v.meters, (p + name).c_str()); };
-    wrap_at_spaces(format("prediction error %.1f px  correction %.2f px", m("prediction_error_px"), m("correction_px")),
-                   width);
-    wrap_at_spaces(format("render error %.1f px  stutter %.2f px", m("render_error_px"), m("remote_stutter_px")),
-                   width);
-    wrap_at_spaces(format("inputs awaiting ack %.0f  (seq %.0f / ack %.0f)", m("inputs_awaiting_ack"), m("input_seq"),
-                          m("acked_seq")),
-                   width);
+    auto help = [&](const char* name) {
+        const MeterInfo* info = find_meter_info(v.host.current().glossary(), p + name);
+        return info ? std::string(info->help) : std::string();
+    };
+    if (!begin_readouts("readouts", width)) return;
+    readout("prediction error", help("prediction_error_px").c_str(),
+            format("%.1f px (correction %.2f)", m("prediction_error_px"), m("correction_px")),
+            format("%.1f px", m("prediction_error_px")));
+    readout("render error", help("render_error_px").c_str(),
+            format("%.1f px (stutter %.2f)", m("render_error_px"), m("remote_stutter_px")),
+            format("%.1f px", m("render_error_px")));
+    readout("awaiting ack", help("inputs_awaiting_ack").c_str(),
+            format("%.0f inputs (#%.0f, acked #%.0f)", m("inputs_awaiting_ack"), m("input_seq"), m("acked_seq")),
+            format("%.0f", m("inputs_awaiting_ack")));
     if (c.rtt_samples == 0 || c.server.rtt_samples == 0) {
-        wrap_at_spaces(format("in flight %.0f  RTT measuring...", m("packets_in_flight")), width);
+        readout("round trip", help("rtt_client_ms").c_str(), "measuring...", "...");
     } else {
-        wrap_at_spaces(format("in flight %.0f  RTT %.0f / %.0f ms (client / server)", m("packets_in_flight"),
-                              m("rtt_client_ms"), m("rtt_server_ms")),
-                       width);
+        readout("round trip", help("rtt_client_ms").c_str(),
+                format("%.0f / %.0f ms (client / server)", m("rtt_client_ms"), m("rtt_server_ms")),
+                format("%.0f ms", m("rtt_client_ms")));
     }
-    wrap_at_spaces(format("jitter %.1f ms  interp delay %.0f ms  clock %.3fx", m("jitter_ms"), m("interp_delay_ms"),
-                          m("clock_rate")),
-                   width);
-    wrap_at_spaces(format("up %.2f KiB/s  down %.2f KiB/s", m("up_bytes_s") / 1024.0, m("down_bytes_s") / 1024.0),
-                   width);
-    wrap_at_spaces(
-        format("shots %.0f: hits %.0f lag-comp, %.0f present", m("shots"), m("hits_lag_comp"), m("hits_present")),
-        width);
+    readout("in flight", help("packets_in_flight").c_str(), format("%.0f packets", m("packets_in_flight")),
+            format("%.0f", m("packets_in_flight")));
+    readout("render delay", help("interp_delay_ms").c_str(),
+            format("%.0f ms (jitter %.1f, clock %.3fx)", m("interp_delay_ms"), m("jitter_ms"), m("clock_rate")),
+            format("%.0f ms", m("interp_delay_ms")));
+    readout("bandwidth", help("up_bytes_s").c_str(),
+            format("up %.2f, down %.2f KiB/s", m("up_bytes_s") / 1024.0, m("down_bytes_s") / 1024.0),
+            format("%.2f KiB/s up", m("up_bytes_s") / 1024.0));
+    readout("shots", help("shots").c_str(),
+            format("%.0f: %.0f hit rewound, %.0f present", m("shots"), m("hits_lag_comp"), m("hits_present")),
+            format("%.0f", m("shots")));
+    end_readouts();
 }
 
 // The three plots under a client lane. Tops are shared by both client lanes (`tops`), so the
