@@ -229,8 +229,13 @@ void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     const double step = nice_step(top, std::clamp(static_cast<int>(data_h_guess / (line * 1.5f)), 1, 4));
     const double y_max = step * std::ceil(top / step - 1e-9);
 
-    // Above the data: the unit on the left, the legend on the right.
-    dl->AddText(ImVec2(origin.x + pad, origin.y + pad), label_color, axes.unit.c_str());
+    // Above the data: the unit on the left, the legend on the right; a narrow plot cuts the
+    // unit short rather than drawing the two over each other.
+    float legend_w = 0.0f;
+    for (const PlotSeries& s : series) legend_w += ImGui::CalcTextSize(s.label).x + line * 0.75f;
+    const ImVec4 unit_clip(origin.x, origin.y, origin.x + size.x - pad - legend_w, origin.y + line + 2.0f * pad);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + pad, origin.y + pad), label_color,
+                axes.unit.c_str(), nullptr, 0.0f, &unit_clip);
     float legend_x = origin.x + size.x - pad;
     for (auto it = series.rbegin(); it != series.rend(); ++it) {
         legend_x -= ImGui::CalcTextSize(it->label).x;
@@ -362,6 +367,132 @@ Vec2 held_keys_direction() {
     if (down(ImGuiKey_UpArrow, SDL_SCANCODE_W)) dir.y -= 1.0f;
     if (down(ImGuiKey_DownArrow, SDL_SCANCODE_S)) dir.y += 1.0f;
     return dir;
+}
+
+float PacketStrip::x_of(double t_ms) const {
+    return origin.x + width * static_cast<float>(std::clamp((t_ms - (now_ms - span_ms)) / span_ms, 0.0, 1.0));
+}
+
+float PacketStrip::row_y(bool up) const {
+    if (!two_rows) return origin.y + height * 0.5f;
+    return origin.y + height * (up ? 0.28f : 0.74f);
+}
+
+PacketStrip begin_packet_strip(float width, float height, double now_ms, double span_ms, bool two_rows) {
+    PacketStrip s{ImGui::GetCursorScreenPos(), width, height, now_ms, std::max(span_ms, 1.0), two_rows};
+    ImGui::GetWindowDrawList()->AddRectFilled(s.origin, ImVec2(s.origin.x + width, s.origin.y + height),
+                                              IM_COL32(20, 24, 32, 255));
+    return s;
+}
+
+void draw_packet_marks(const PacketStrip& strip, std::span<const PacketMark> marks, int lane, PacketPick& pick,
+                       const std::function<ImU32(const PacketMark&)>& arrived) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const double from = strip.now_ms - strip.span_ms;
+    const float tick = std::max(4.0f, em(0.3f));
+    for (const PacketMark& p : marks) {
+        if (p.sent_ms < from && (p.arrived_ms < 0.0 || p.arrived_ms < from)) continue;
+        const float y = strip.row_y(p.up);
+        ImU32 color = IM_COL32(150, 150, 150, 255);  // in flight
+        double end = strip.now_ms;
+        if (p.lost) {
+            color = IM_COL32(230, 80, 80, 255);
+            end = p.sent_ms;
+        } else if (p.arrived_ms >= 0.0) {
+            end = p.arrived_ms;
+            color = arrived ? arrived(p) : p.ignored ? IM_COL32(120, 120, 120, 255) : IM_COL32(90, 220, 120, 255);
+        }
+        dl->AddLine(ImVec2(strip.x_of(p.sent_ms), y - tick), ImVec2(strip.x_of(p.sent_ms), y + tick), color,
+                    p.lost ? 2.0f : 1.0f);
+        if (!p.lost)
+            dl->AddLine(ImVec2(strip.x_of(p.sent_ms), y), ImVec2(strip.x_of(end), y),
+                        (color & 0x00FFFFFFu) | (static_cast<ImU32>(90) << IM_COL32_A_SHIFT));
+        if (pick.lane == lane && pick.up == p.up && pick.sent_ms == p.sent_ms)
+            dl->AddCircle(ImVec2(strip.x_of(p.sent_ms), y), tick * 1.5f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
+    }
+    const ImU32 label = IM_COL32(160, 160, 160, 255);
+    if (strip.two_rows) {
+        dl->AddText(ImVec2(strip.origin.x + 3, strip.origin.y), label, "up");
+        dl->AddText(ImVec2(strip.origin.x + 3, strip.origin.y + strip.height - ImGui::GetTextLineHeight()), label,
+                    "down");
+    }
+    ImGui::InvisibleButton("strip", ImVec2(strip.width, strip.height));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("click a packet to inspect its bytes (pause first)");
+    if (!ImGui::IsItemClicked()) return;
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const bool up = strip.two_rows && m.y < (strip.row_y(true) + strip.row_y(false)) * 0.5f;
+    float best = em(0.9f);  // a click further than this from every packet picks nothing
+    PacketPick found;
+    for (const PacketMark& p : marks) {
+        if (p.up != up || p.sent_ms < from) continue;
+        const float d = std::fabs(strip.x_of(p.sent_ms) - m.x);
+        if (d < best) {
+            best = d;
+            found = {lane, p.up, p.sent_ms};
+        }
+    }
+    pick = found;
+}
+
+const char* packet_fate(const PacketMark& mark) {
+    if (mark.lost) return "lost on the link";
+    if (mark.arrived_ms < 0.0) return "in flight";
+    if (mark.ignored) return "arrived late: ignored (older than what the receiver held)";
+    return "arrived";
+}
+
+void draw_packet_inspector(const PacketMark& mark, const char* kind, const char* fate, const std::string& story,
+                           std::span<const WireField> fields, const char* layout_doc, PacketPick& pick) {
+    if (ImGui::SmallButton("close")) pick = {};
+    ImGui::SameLine();
+    wrap_at_spaces(format("%s, %zu bytes, sent at %.1f ms: %s", kind, mark.bytes.size(), mark.sent_ms, fate));
+    if (!story.empty()) wrap_at_spaces(story);
+    // The table takes what is left above the layout line (at least three rows; it scrolls).
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float needed = line * (static_cast<float>(fields.size()) + 1.6f);
+    const float height = std::min(needed, std::max(ImGui::GetContentRegionAvail().y - line * 1.2f, line * 3.0f));
+    // A narrow lane (a projector) gets two columns: the offset, and the field's name over its
+    // value; its bytes in a tooltip.
+    const bool narrow = ImGui::GetContentRegionAvail().x < em(26.0f);
+    if (ImGui::BeginTable("fields", narrow ? 2 : 4,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
+                          ImVec2(0, height))) {
+        ImGui::TableSetupColumn("at");
+        if (!narrow) {
+            ImGui::TableSetupColumn("bytes");
+            ImGui::TableSetupColumn("field");
+        }
+        ImGui::TableSetupColumn(narrow ? "field: value (hover for its bytes)" : "value",
+                                ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableHeadersRow();
+        for (const WireField& f : fields) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::Text("%zu", f.offset);
+            if (narrow) {
+                ImGui::TableNextColumn();
+                ImGui::BeginGroup();
+                ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "%s", f.name.c_str());
+                wrap_at_spaces(f.value);
+                ImGui::EndGroup();
+                if (ImGui::IsItemHovered())
+                    ImGui::SetTooltip("%zu bytes: %s", f.size, wire_hex(mark.bytes, f.offset, f.size).c_str());
+                continue;
+            }
+            ImGui::TableNextColumn();
+            // A long field (a pellet record) shows its first bytes; the offsets say the rest.
+            std::string hex = wire_hex(mark.bytes, f.offset, std::min<std::size_t>(f.size, 6));
+            if (f.size > 6) hex += "..";
+            ImGui::TextUnformatted(hex.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(f.name.c_str());
+            ImGui::TableNextColumn();
+            wrap_at_spaces(f.value);
+        }
+        ImGui::EndTable();
+    }
+    ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "layout: %s", layout_doc);
 }
 
 }  // namespace vantage::play

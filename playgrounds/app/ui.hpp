@@ -2,6 +2,8 @@
 // through these, so the look and the URL/JS behaviour are the same on every tab.
 #pragma once
 
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +12,8 @@
 
 #include "common/history.hpp"
 #include "common/host.hpp"
+#include "common/packet_log.hpp"
+#include "common/wire_trace.hpp"
 #include "vantage/vec.hpp"
 
 namespace vantage::play {
@@ -93,6 +97,42 @@ void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
 double nice_step(double span, int count);
 // A tick label: no exponents, as many decimals as the step needs ("0", "2.5", "6000").
 std::string tick_label(double v, double step);
+
+// --- The packet strip and the packet inspector (netcode's links, black-hole's lanes) -------
+
+// The packet the inspector shows: a view's lane number, the direction, when it was sent.
+struct PacketPick {
+    int lane = -1;
+    bool up = false;
+    double sent_ms = 0.0;
+};
+
+// A strip of the packets sent in the last span_ms up to now_ms, one row per direction (or one
+// row, downlink only). Views draw their own underlay through x_of between begin and marks.
+struct PacketStrip {
+    ImVec2 origin;
+    float width = 0.0f;
+    float height = 0.0f;
+    double now_ms = 0.0;
+    double span_ms = 1.0;
+    bool two_rows = false;
+    float x_of(double t_ms) const;
+    float row_y(bool up) const;
+};
+PacketStrip begin_packet_strip(float width, float height, double now_ms, double span_ms, bool two_rows);
+// Each packet a tick at its send time and a line to its arrival (to now while in flight);
+// lost ones a red tick; `arrived` colours an arrived packet (nullptr: green, grey when the
+// receiver ignored it). A click picks the packet nearest the pointer for `lane` (pause first:
+// the strip scrolls); the picked one is ringed. Reserves the strip's space.
+void draw_packet_marks(const PacketStrip& strip, std::span<const PacketMark> marks, int lane, PacketPick& pick,
+                       const std::function<ImU32(const PacketMark&)>& arrived = nullptr);
+// "lost on the link", "in flight", "arrived", "arrived late: ignored (older than what was held)".
+const char* packet_fate(const PacketMark& mark);
+// The picked packet, byte by byte: a close button, "<kind>, N bytes, sent at T ms: <fate>",
+// what the receiver did (`story`, may be empty), each field the decoder read (offset, bytes in
+// hex, name, value) and where the layout is documented.
+void draw_packet_inspector(const PacketMark& mark, const char* kind, const char* fate, const std::string& story,
+                           std::span<const WireField> fields, const char* layout_doc, PacketPick& pick);
 
 }  // namespace vantage::play
 

@@ -210,8 +210,16 @@ void BlackholeSim::send_round() {
         const BlackholeServeOptions options = serve_options(lane.kind);
         for (auto& seat : lane.seats) {
             const Vec2 eye = world_.holes()[static_cast<std::size_t>(seat->hole)].position;
+            const LinkCounters before = seat->link.down().counters();
             const PacketBytes sizes =
                 seat->server.serve(round, eye, options, seat->link.server_end(), serve_scratch_, profiler_);
+            if (seat == lane.seats.front() && sizes.ok) {
+                const LinkCounters& after = seat->link.down().counters();
+                const bool lost = after.packets_lost + after.packets_dropped + after.packets_oversize >
+                                  before.packets_lost + before.packets_dropped + before.packets_oversize;
+                lane.packets.record(false, serve_scratch_.packet.sequence, round.now_ms, lost,
+                                    serve_scratch_.writer.bytes());
+            }
             lane.bytes.add(static_cast<double>(sizes.total));
             lane.field_bytes.add(static_cast<double>(sizes.field));
             if (field_probe_due_) {
@@ -266,7 +274,17 @@ void BlackholeSim::receive_and_integrate(Lane& lane, float dt) {
     for (auto& seat : lane.seats) {
         // Integrate this tick with the field held, then apply what arrived.
         lane.evaluations.add(static_cast<double>(seat->client.integrate(dt)));
-        seat->client.receive(seat->link.client_end(), now_ms, client_scratch_);
+        if (seat != lane.seats.front()) {
+            seat->client.receive(seat->link.client_end(), now_ms, client_scratch_);
+            continue;
+        }
+        // The drawn client, packet by packet, so its log learns each packet's arrival.
+        while (seat->link.client_end().poll(now_ms, client_scratch_.datagram)) {
+            const std::uint64_t errors = seat->client.decode_errors();
+            const bool applied = seat->client.apply_packet(client_scratch_.datagram, now_ms, client_scratch_);
+            if (seat->client.decode_errors() == errors)
+                lane.packets.arrived(false, client_scratch_.received.sequence, now_ms, !applied);
+        }
     }
 }
 

@@ -28,6 +28,7 @@
 #include "blackhole/blackhole_world.hpp"
 #include "blackhole/field_packet.hpp"
 #include "common/catalog.hpp"
+#include "common/packet_log.hpp"
 #include "common/reading.hpp"
 #include "common/simulation.hpp"
 #include "common/transport.hpp"
@@ -117,6 +118,9 @@ public:
         Reading weight_pct;
         Reading field_error_pct;
         Reading attractors;  // mean over clients, one sample per measurement
+        // The newest packets to the lane's first client (the one drawn), by sequence, for the
+        // packet strip and inspector; not part of the checksum.
+        PacketLog packets{96, kMaxFieldPacketBytes};
 
         std::array<Reading*, 7> readings() {
             return {&bytes, &field_bytes, &evaluations, &pull_pct, &weight_pct, &field_error_pct, &attractors};

@@ -94,15 +94,63 @@ void draw_lane_world(const BlackholeSim& sim, const BlackholeSim::Lane& lane, fl
 }
 
 constexpr int kReadoutRows = 5;
+constexpr double kStripMs = 2000.0;
 
-// Shared tops: the same quantity on the same scale in every lane, so a taller line is a
-// larger number.
+PacketPick& picked() {
+    static PacketPick p;
+    return p;
+}
+
+// The lane's packets to its drawn client over the last kStripMs (click one while paused).
+void draw_lane_packets(const BlackholeSim& sim, const BlackholeSim::Lane& lane, int index, float width) {
+    const PacketStrip strip = begin_packet_strip(width, em(1.4f), sim.time_s() * 1000.0, kStripMs, false);
+    draw_packet_marks(strip, lane.packets.marks(), index, picked());
+}
+
+// The picked packet of this lane, field by field, and what the client did with it.
+void draw_lane_inspector(const BlackholeSim::Lane& lane, std::size_t pellets) {
+    PacketPick& pick = picked();
+    const PacketMark* mark = lane.packets.find_sent_at(false, pick.sent_ms);
+    if (!mark) {
+        ImGui::TextWrapped("The picked packet has left the strip (it keeps the newest packets only).");
+        if (ImGui::SmallButton("close")) pick = {};
+        return;
+    }
+    std::vector<WireField> fields;
+    FieldPacket packet;
+    const WireError e = decode_field_packet(mark->bytes, pellets, packet, &fields);
+    std::string story;
+    if (e != WireError::None) {
+        story = format("The client refused it: %s.", to_string(e));
+    } else if (mark->lost) {
+        story = "The client never saw it and kept integrating with the field it already held.";
+    } else if (mark->arrived_ms >= 0.0 && mark->ignored) {
+        story = format("After %.0f ms on the link a newer packet had already arrived: the client ignored it.",
+                       mark->arrived_ms - mark->sent_ms);
+    } else if (mark->arrived_ms >= 0.0) {
+        story = format(
+            "After %.0f ms on the link the client took its field (%zu holes and %zu stand-ins to integrate every "
+            "pellet "
+            "with) and set %zu respawned and %zu corrected pellets, each brought forward by the packet's age.",
+            mark->arrived_ms - mark->sent_ms, packet.holes.size(), packet.clusters.size(), packet.spawned.size(),
+            packet.corrections.size());
+    }
+    draw_packet_inspector(*mark, format("field packet #%llu", static_cast<unsigned long long>(mark->key)).c_str(),
+                          packet_fate(*mark), story, fields, "playgrounds/blackhole/field_packet.hpp", pick);
+}
+
+// One lane's plotted history, read once a frame; the tops are shared across lanes (the same
+// quantity on the same scale in every lane, so a taller line is a larger number).
+struct LanePlots {
+    std::vector<PlotSeries> bw{{"all", {}, IM_COL32(120, 200, 255, 255)}, {"field", {}, IM_COL32(200, 140, 255, 255)}};
+    std::vector<PlotSeries> err{{"median", {}, IM_COL32(250, 210, 120, 255)}, {"p90", {}, IM_COL32(240, 120, 80, 255)}};
+};
 struct LaneScales {
     float kib = 0.0f;
     float px = 0.0f;
 };
 
-void draw_lane_readouts(ViewContext& v, const BlackholeSim::Lane& lane, const LaneScales& scales, float plot_h) {
+void draw_lane_readouts(const ViewContext& v, const BlackholeSim::Lane& lane) {
     auto m = [&](const char* meter) { return meter_value(v.meters, (lane.name + "." + meter).c_str()); };
     if (begin_readouts("readouts")) {
         readout("sent", "bytes per second to this client now (and over the session)",
@@ -122,43 +170,51 @@ void draw_lane_readouts(ViewContext& v, const BlackholeSim::Lane& lane, const La
                 format("%.0f%%", m("pull_pct")));
         end_readouts();
     }
-    const float plot_w = ImGui::GetContentRegionAvail().x;
-    std::vector<PlotSeries> bw(2);
-    bw[0] = {"all", {}, IM_COL32(120, 200, 255, 255)};
-    bw[1] = {"field", {}, IM_COL32(200, 140, 255, 255)};
-    v.history.values(lane.name + ".kib_s", bw[0].values);
-    v.history.values(lane.name + ".field_kib_s", bw[1].values);
-    draw_plot((lane.name + "bw").c_str(), bw, ImVec2(plot_w, plot_h), history_axes(v, "sent, KiB/s", scales.kib));
-    std::vector<PlotSeries> err(2);
-    err[0] = {"median", {}, IM_COL32(250, 210, 120, 255)};
-    err[1] = {"p90", {}, IM_COL32(240, 120, 80, 255)};
-    v.history.values(lane.name + ".error_median_px", err[0].values);
-    v.history.values(lane.name + ".error_p90_px", err[1].values);
-    draw_plot((lane.name + "err").c_str(), err, ImVec2(plot_w, plot_h), history_axes(v, "pellet error, px", scales.px));
 }
 
-LaneScales lane_scales(const ViewContext& v, const std::vector<BlackholeSim::Lane>& lanes) {
+void draw_lane_plots(const ViewContext& v, const BlackholeSim::Lane& lane, const LanePlots& p, const LaneScales& top,
+                     float plot_h, int plots) {
+    const float plot_w = ImGui::GetContentRegionAvail().x;
+    if (plots > 1)
+        draw_plot((lane.name + "bw").c_str(), p.bw, ImVec2(plot_w, plot_h), history_axes(v, "sent, KiB/s", top.kib));
+    draw_plot((lane.name + "err").c_str(), p.err, ImVec2(plot_w, plot_h), history_axes(v, "pellet error, px", top.px));
+}
+
+LaneScales read_lane_plots(const ViewContext& v, const std::vector<BlackholeSim::Lane>& lanes,
+                           std::vector<LanePlots>& plots) {
+    plots.resize(lanes.size());
     LaneScales s;
-    std::vector<PlotSeries> one(1);
-    for (const BlackholeSim::Lane& lane : lanes) {
-        v.history.values(lane.name + ".kib_s", one[0].values);
-        s.kib = std::max(s.kib, series_top(one));
-        v.history.values(lane.name + ".error_p90_px", one[0].values);
-        s.px = std::max(s.px, series_top(one));
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        const std::string& name = lanes[i].name;
+        LanePlots& p = plots[i];
+        v.history.values(name + ".kib_s", p.bw[0].values);
+        v.history.values(name + ".field_kib_s", p.bw[1].values);
+        v.history.values(name + ".error_median_px", p.err[0].values);
+        v.history.values(name + ".error_p90_px", p.err[1].values);
+        s.kib = std::max(s.kib, series_top(p.bw));
+        s.px = std::max(s.px, series_top(p.err));
     }
     return s;
 }
 
-const char* lane_title(LaneKind kind) {
+// The lane's title, or its short form when the lane is too narrow for it.
+const char* lane_title(LaneKind kind, float width) {
+    const char* full = "";
+    const char* brief = "";
     switch (kind) {
         case LaneKind::Full:
-            return "the full field";
+            full = brief = "the full field";
+            break;
         case LaneKind::Culled:
-            return "culled by view distance (the mistake)";
+            full = "culled by view distance (the mistake)";
+            brief = "culled (the mistake)";
+            break;
         case LaneKind::Aggregated:
-            return "aggregated (AggregateTree)";
+            full = "aggregated (AggregateTree)";
+            brief = "aggregated";
+            break;
     }
-    return "";
+    return ImGui::CalcTextSize(full).x <= width ? full : brief;
 }
 
 }  // namespace
@@ -186,18 +242,34 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float col_w = (ImGui::GetContentRegionAvail().x - spacing * static_cast<float>(lanes.size() - 1)) /
                         static_cast<float>(lanes.size());
-    // Font units: the title, the readouts and two plots of 6 em each fit under the world.
+    // Font units: the title, the packet strip, the readouts and the two plots fit under the
+    // world. When the height is short (a projector at 1.5x) the plots shrink to 4.5 em, then
+    // the bandwidth plot goes (its number stays in the readouts), and the world keeps at least
+    // a third of the height.
     const float row_h = ImGui::GetTextLineHeightWithSpacing();
-    const float plot_h = em(6.0f);
-    const float below = row_h * (kReadoutRows + 2) + 2.0f * (plot_h + ImGui::GetStyle().ItemSpacing.y);
-    const float side = std::max(em(6.0f), std::min(col_w, ImGui::GetContentRegionAvail().y - below));
-    const LaneScales scales = lane_scales(v, lanes);
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    const float avail_y = ImGui::GetContentRegionAvail().y;
+    const float fixed = row_h * (kReadoutRows + 1) + em(1.4f) + 4.0f * gap;
+    const float world_min = std::max(em(6.0f), avail_y / 3.0f);
+    const int plots = avail_y - fixed - 2.0f * (em(4.5f) + gap) >= std::min(col_w, world_min) ? 2 : 1;
+    const float side = std::max(
+        em(6.0f), std::min(col_w, std::max(world_min, avail_y - fixed - static_cast<float>(plots) * (em(4.5f) + gap))));
+    const float plot_h = std::clamp((avail_y - fixed - side) / static_cast<float>(plots) - gap, em(4.5f), em(6.0f));
+    static std::vector<LanePlots> lane_plots;  // the series' buffers, reused frame to frame
+    const LaneScales scales = read_lane_plots(v, lanes, lane_plots);
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         if (i > 0) ImGui::SameLine();
         ImGui::BeginChild(lanes[i].name.c_str(), ImVec2(col_w, 0), false);
-        ImGui::Text("%s", lane_title(lanes[i].kind));
+        ImGui::TextUnformatted(lane_title(lanes[i].kind, col_w));
         draw_lane_world(sim, lanes[i], side);
-        draw_lane_readouts(v, lanes[i], scales, plot_h);
+        draw_lane_packets(sim, lanes[i], static_cast<int>(i), ImGui::GetContentRegionAvail().x);
+        // The inspector takes the readouts' and plots' place while a packet of this lane is picked.
+        if (picked().lane == static_cast<int>(i)) {
+            draw_lane_inspector(lanes[i], sim.pellet_positions().size());
+        } else {
+            draw_lane_readouts(v, lanes[i]);
+            draw_lane_plots(v, lanes[i], lane_plots[i], scales, plot_h, plots);
+        }
         ImGui::EndChild();
     }
     ImGui::EndChild();

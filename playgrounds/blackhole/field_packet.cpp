@@ -3,6 +3,8 @@
 #include <bit>
 #include <cassert>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace vantage::play {
 namespace {
@@ -78,16 +80,43 @@ void resize_geometric(std::vector<T>& v, std::size_t n) {
     v.resize(n);
 }
 
-void read_pellets(ByteReader& in, std::size_t max_pellets, std::vector<PelletState>& out) {
-    const std::size_t n = in.read_count(max_pellets, kPelletBytes);
-    resize_geometric(out, n);
-    for (PelletState& p : out) {
+// Positions to a tenth (the quantum is 0.046 units), velocities exactly (quarter units).
+std::string position_text(Vec2 p) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "(%.1f, %.1f)", static_cast<double>(p.x), static_cast<double>(p.y));
+    return buf;
+}
+std::string velocity_text(Vec2 v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "(%.2f, %.2f) u/s", static_cast<double>(v.x), static_cast<double>(v.y));
+    return buf;
+}
+
+std::string weight_text(float w) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.10g", static_cast<double>(w));  // exact: whole quarters
+    return buf;
+}
+
+// One list of pellet records; `what` names it in the narration ("spawned", "corrections").
+void read_pellets(ByteReader& in, std::size_t max_pellets, std::vector<PelletState>& out, WireNarrator& n,
+                  const char* what) {
+    const std::size_t count = in.read_count(max_pellets, kPelletBytes);
+    n.field_named([&] { return std::string(what) + " count"; }, [&] { return wire_int_text(count); });
+    resize_geometric(out, count);
+    for (std::size_t i = 0; i < count && in.ok(); ++i) {
+        PelletState& p = out[i];
         const std::uint16_t id = in.read_u16();
-        if (id >= max_pellets) in.fail(WireError::OutOfRange);
+        if (id >= max_pellets && in.ok()) in.fail(WireError::OutOfRange);
         p.id = id;
         p.position = read_position(in);
         const float vx = read_velocity(in);
         p.velocity = {vx, read_velocity(in)};
+        n.field_named([&] { return std::string(what) + "[" + wire_int_text(i) + "]"; },
+                      [&] {
+                          return "pellet " + wire_int_text(id) + " at " + position_text(p.position) + ", moving " +
+                                 velocity_text(p.velocity);
+                      });
     }
 }
 
@@ -129,29 +158,47 @@ PacketBytes encode_field_packet(const FieldPacket& packet, ByteWriter& out) {
     return {out.size(), field_end - field_start, out.ok() && out.size() <= kMaxFieldPacketBytes};
 }
 
-WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out) {
+WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out,
+                              std::vector<WireField>* trace) {
+    if (trace) trace->clear();
     if (bytes.size() > kMaxFieldPacketBytes) return WireError::TooLarge;
     ByteReader in(bytes);
+    WireNarrator n(trace, in);
     if (in.read_u8() != kFieldPacketKind && in.ok()) in.fail(WireError::UnknownType);
+    n.field("kind", [] { return std::string("0xB1: field packet"); });
     out.sequence = in.read_varint_u32();
+    n.field("sequence", [&] { return "#" + wire_int_text(out.sequence); });
     out.server_time_ms = in.read_varint_u32();
+    n.field("server_time", [&] { return wire_ms_text(out.server_time_ms); });
     const std::size_t holes = in.read_count(kMaxHoles, kHoleMinBytes);
+    n.field("hole count", [&] { return wire_int_text(holes); });
     resize_geometric(out.holes, holes);
-    for (HoleState& h : out.holes) {
+    for (std::size_t i = 0; i < holes && in.ok(); ++i) {
+        HoleState& h = out.holes[i];
         h.id = in.read_u8();
-        if (h.id >= kMaxHoles) in.fail(WireError::OutOfRange);
+        if (h.id >= kMaxHoles && in.ok()) in.fail(WireError::OutOfRange);
         h.position = read_position(in);
         h.weight = static_cast<float>(static_cast<double>(in.read_varint_max(kMaxWeight4)) / 4.0);
+        n.field_named([&] { return "holes[" + wire_int_text(i) + "]"; },
+                      [&] {
+                          return "hole " + wire_int_text(h.id) + " at " + position_text(h.position) + ", weight " +
+                                 weight_text(h.weight);
+                      });
     }
     const std::size_t clusters = in.read_count(kMaxHoles, kClusterMinBytes);
+    n.field("cluster count", [&] { return wire_int_text(clusters); });
     resize_geometric(out.clusters, clusters);
-    for (WeightedPoint& c : out.clusters) {
+    for (std::size_t i = 0; i < clusters && in.ok(); ++i) {
         const Vec2 p = read_position(in);
+        WeightedPoint& c = out.clusters[i];
         c = {p.x, p.y, static_cast<float>(static_cast<double>(in.read_varint_max(kMaxWeight4)) / 4.0)};
+        n.field_named([&] { return "clusters[" + wire_int_text(i) + "]"; },
+                      [&] { return "stand-in at " + position_text(p) + ", weight " + weight_text(c.weight); });
     }
-    read_pellets(in, max_pellets, out.spawned);
-    read_pellets(in, max_pellets, out.corrections);
+    read_pellets(in, max_pellets, out.spawned, n, "spawned");
+    read_pellets(in, max_pellets, out.corrections, n, "corrections");
     in.finish();
+    n.error();
     return in.error();
 }
 

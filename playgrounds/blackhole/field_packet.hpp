@@ -38,6 +38,7 @@
 #include <span>
 #include <vector>
 
+#include "common/wire_trace.hpp"
 #include "vantage/aggregate_tree.hpp"
 #include "vantage/byte_io.hpp"
 #include "vantage/vec.hpp"
@@ -86,7 +87,10 @@ PacketBytes encode_field_packet(const FieldPacket& packet, ByteWriter& out);
 
 // Replaces `out` with the packet in `bytes`; pellet ids must be below max_pellets.
 // Returns WireError::None on success; on any error `out` is unspecified and must be ignored.
-WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out);
+// With a `trace`, it also narrates every field it read for the packet inspector (cleared
+// first; on an error the fields up to the one that failed, then "end" with the reason).
+WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out,
+                              std::vector<WireField>* trace = nullptr);
 
 // The join state: what a room sends a black-hole client once, right after the welcome (the
 // page's lanes hand their clients the same thing in memory). Every pellet, in id order:

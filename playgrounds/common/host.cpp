@@ -279,7 +279,8 @@ std::string Host::set(std::string_view name, std::string_view value) {
     if (err.empty() && (active_ != was || url() != before)) {
         active_preset_[active_].clear();
         judgements_[active_] = {};
-        if (active_ == was && name != "seed") {
+        // A setting given before the run's first step (a link's) is its setup, not a change.
+        if (active_ == was && name != "seed" && current().time_s() > 0.0) {
             std::vector<SettingChange>& log = changes_[active_];
             const double t = current().time_s();
             if (!log.empty() && log.back().name == name && t - log.back().t_s < 1.0) {

@@ -14,8 +14,7 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kTwoPi = 2.0 * kPi;
-constexpr std::size_t kInboxCap = 256;     // the reference game's inbox (core/docs/background.md)
-constexpr std::size_t kTimelineCap = 192;  // packets remembered for the strip
+constexpr std::size_t kInboxCap = 256;  // the reference game's inbox (core/docs/background.md)
 constexpr std::size_t kShotTraceCap = 16;
 constexpr std::size_t kVerdictsRepeated = 4;
 constexpr double kRttGain = 0.1;
@@ -90,27 +89,6 @@ void push_bounded(std::vector<T>& v, const T& item, std::size_t cap) {
 // Appends a packet to the strip, reusing the oldest mark's byte buffer once the strip is
 // full, so a steady stream records without allocating (each buffer is reserved once, larger
 // than any packet of this playground: at most 64 inputs and 8 shots up, 8 bots down).
-constexpr std::size_t kPacketBytesReserved = 768;
-void record_packet(std::vector<PacketMark>& timeline, const PacketMark& mark, std::span<const std::uint8_t> bytes) {
-    if (timeline.size() >= kTimelineCap) {
-        std::rotate(timeline.begin(), timeline.begin() + 1, timeline.end());
-    } else {
-        timeline.emplace_back();
-        timeline.back().bytes.reserve(kPacketBytesReserved);
-    }
-    PacketMark& slot = timeline.back();
-    std::vector<std::uint8_t> buffer = std::move(slot.bytes);
-    slot = mark;
-    buffer.assign(bytes.begin(), bytes.end());
-    slot.bytes = std::move(buffer);
-}
-
-PacketMark* find_mark(std::vector<PacketMark>& timeline, bool up, std::uint64_t key) {
-    for (auto it = timeline.rbegin(); it != timeline.rend(); ++it)
-        if (it->up == up && it->key == key) return &*it;
-    return nullptr;
-}
-
 }  // namespace
 
 void step_client(Vec2& p, const MoveInput& m) {
@@ -415,7 +393,7 @@ void NetcodeSim::server_tick(double t) {
             ++s.inbox_used;
             const InputPacket& p = in.packet;
             if (!p.inputs.empty()) {
-                if (PacketMark* m = find_mark(c.timeline, true, p.first_seq + p.inputs.size() - 1)) m->arrived_ms = a;
+                c.timeline.arrived(true, p.first_seq + p.inputs.size() - 1, a);
             }
         }
         for (std::size_t k = 0; k < s.inbox_used; ++k) {
@@ -452,8 +430,7 @@ void NetcodeSim::server_tick(double t) {
         const SendFate fate = c.down.send(t, writer_.bytes());
         c.down_bytes.elapsed(t);
         c.down_bytes.add(static_cast<double>(writer_.size()));
-        record_packet(c.timeline, PacketMark{false, time_to_wire(server_ms), t, -1.0, fate != SendFate::Scheduled, {}},
-                      writer_.bytes());
+        c.timeline.record(false, time_to_wire(server_ms), t, fate != SendFate::Scheduled, writer_.bytes());
     }
 }
 
@@ -465,7 +442,8 @@ void NetcodeSim::client_receive(ClientLane& c) {
             ++c.decode_errors;
             continue;
         }
-        if (PacketMark* m = find_mark(c.timeline, false, time_to_wire(p.server_time_ms))) m->arrived_ms = a;
+        c.timeline.arrived(false, time_to_wire(p.server_time_ms), a,
+                           c.has_state && p.server_time_ms <= c.newest_stamp_ms);
         const std::size_t bots = std::min(p.bots.size(), Arena::kBots);
         for (std::size_t b = 0; b < bots; ++b) c.snapshots[b].add_snapshot(p.server_time_ms, p.bots[b]);
         if (c.has_state && p.server_time_ms <= c.newest_stamp_ms) continue;  // late: only its snapshots help
@@ -597,9 +575,7 @@ void NetcodeSim::client_frame(ClientLane& c, const MoveInput& m, double dt_ms,
         const SendFate fate = c.up.send(local_ms_, writer_.bytes());
         c.up_bytes.elapsed(local_ms_);
         c.up_bytes.add(static_cast<double>(writer_.size()));
-        record_packet(c.timeline,
-                      PacketMark{true, c.entity.latest_seq(), local_ms_, -1.0, fate != SendFate::Scheduled, {}},
-                      writer_.bytes());
+        c.timeline.record(true, c.entity.latest_seq(), local_ms_, fate != SendFate::Scheduled, writer_.bytes());
     }
     // (up_bytes was dated at the send above, at this same time: a second call changes nothing.)
     for (Reading* r : c.readings()) r->elapsed(local_ms_);

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "common/catalog.hpp"
+#include "common/packet_log.hpp"
 #include "common/reading.hpp"
 #include "common/simulation.hpp"
 #include "netcode/netcode_wire.hpp"
@@ -117,16 +118,6 @@ void step_server(Vec2& p, const MoveInput& m);
 // Where bot i is at server time t (ms): a smooth closed path, deterministic on every platform.
 Vec2 bot_position(std::size_t i, double server_ms);
 
-// A packet for the timeline strip: sent, and then arrived or lost.
-struct PacketMark {
-    bool up = false;           // client to server
-    std::uint64_t key = 0;     // up: newest input seq carried; down: server stamp in wire units
-    double sent_ms = 0.0;      // local time
-    double arrived_ms = -1.0;  // local time; negative while in flight or when lost
-    bool lost = false;
-    std::vector<std::uint8_t> bytes;  // the packet as sent, for the packet inspector
-};
-
 // A shot as its lane remembers it, for the flash.
 struct ShotTrace {
     std::uint32_t id = 0;
@@ -191,8 +182,8 @@ struct ClientLane {
 
     std::vector<ShotMsg> unacked_shots;
     std::uint32_t next_shot_id = 1;
-    std::vector<ShotTrace> shots;      // recent shots, oldest first (bounded)
-    std::vector<PacketMark> timeline;  // recent packets, oldest first (bounded)
+    std::vector<ShotTrace> shots;  // recent shots, oldest first (bounded)
+    PacketLog timeline;            // recent packets, oldest first (bounded)
 
     // Drawn this frame.
     Vec2 drawn_player{};

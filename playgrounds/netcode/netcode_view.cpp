@@ -3,6 +3,7 @@
 // timeline strip of the packets on its link. Hold the left mouse button in a client lane to
 // steer (autopilot off) and right-click to shoot from that lane.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -128,89 +129,43 @@ Vec2 draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
     return steer;
 }
 
-// The packet the inspector shows: which lane, which direction, when it was sent.
-struct PacketPick {
-    int lane = -1;
-    bool up = false;
-    double sent_ms = 0.0;
-};
 PacketPick& picked() {
     static PacketPick p;
     return p;
 }
 
 // Packets of the last kStripMs: the uplink row above, the downlink row below, each packet a
-// segment from sent to arrived (or to now while in flight), red when lost. The yellow band
-// is the interpolation window: from the render time to the newest snapshot held. A click
-// picks the packet nearest the pointer for the inspector (pause first: the strip scrolls).
+// segment from sent to arrived (or to now while in flight), red when lost; an input packet
+// turns green once the server's acknowledgement of it is back. The yellow band is the
+// interpolation window: from the render time to the newest snapshot held. A click picks the
+// packet nearest the pointer for the inspector (pause first: the strip scrolls).
 void draw_timeline(const NetcodeSim& sim, const ClientLane& c, int lane, float width) {
-    const float height = em(3.4f);
-    const ImVec2 o = ImGui::GetCursorScreenPos();
+    const PacketStrip strip = begin_packet_strip(width, em(3.4f), sim.local_ms(), kStripMs, true);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(o, ImVec2(o.x + width, o.y + height), IM_COL32(20, 24, 32, 255));
-    const double now = sim.local_ms();
-    auto x_of = [&](double t) {
-        return o.x + width * static_cast<float>(std::clamp((t - (now - kStripMs)) / kStripMs, 0.0, 1.0));
-    };
-    const float up_y = o.y + height * 0.28f, down_y = o.y + height * 0.74f;
+    const float down_y = strip.row_y(false);
     if (c.mech.interpolation && c.has_state) {
         const double render_local = c.render_ms - NetcodeSim::kServerClockOffsetMs;
         const double newest_local = c.newest_stamp_ms - NetcodeSim::kServerClockOffsetMs;
         const bool starved = render_local > newest_local;
-        dl->AddRectFilled(ImVec2(x_of(std::min(render_local, newest_local)), down_y - 8.0f),
-                          ImVec2(x_of(std::max(render_local, newest_local)), down_y + 8.0f),
+        const float band = em(0.6f);
+        dl->AddRectFilled(ImVec2(strip.x_of(std::min(render_local, newest_local)), down_y - band),
+                          ImVec2(strip.x_of(std::max(render_local, newest_local)), down_y + band),
                           starved ? IM_COL32(200, 60, 60, 90) : IM_COL32(230, 200, 60, 70));
-        dl->AddLine(ImVec2(x_of(render_local), o.y), ImVec2(x_of(render_local), o.y + height),
-                    IM_COL32(230, 200, 60, 255));
+        dl->AddLine(ImVec2(strip.x_of(render_local), strip.origin.y),
+                    ImVec2(strip.x_of(render_local), strip.origin.y + strip.height), IM_COL32(230, 200, 60, 255));
     }
-    const PacketPick& pick = picked();
-    for (const PacketMark& p : c.timeline) {
-        if (p.sent_ms < now - kStripMs && (p.arrived_ms < 0.0 || p.arrived_ms < now - kStripMs)) continue;
-        const float y = p.up ? up_y : down_y;
-        ImU32 color = IM_COL32(150, 150, 150, 255);
-        double end = now;
-        if (p.lost) {
-            color = kMissColor;
-            end = p.sent_ms;
-        } else if (p.arrived_ms >= 0.0) {
-            end = p.arrived_ms;
-            color = p.up ? (p.key <= c.entity.acked_seq() ? kHitColor : IM_COL32(120, 180, 255, 255)) : kHitColor;
-        }
-        dl->AddLine(ImVec2(x_of(p.sent_ms), y - 4.0f), ImVec2(x_of(p.sent_ms), y + 4.0f), color);
-        if (!p.lost) dl->AddLine(ImVec2(x_of(p.sent_ms), y), ImVec2(x_of(end), y), fade(color, 0.35f));
-        if (pick.lane == lane && pick.up == p.up && pick.sent_ms == p.sent_ms)
-            dl->AddCircle(ImVec2(x_of(p.sent_ms), y), 6.0f, IM_COL32(255, 255, 255, 255), 0, 2.0f);
-    }
-    dl->AddText(ImVec2(o.x + 3, o.y), IM_COL32(160, 160, 160, 255), "up");
-    dl->AddText(ImVec2(o.x + 3, o.y + height - ImGui::GetTextLineHeight()), IM_COL32(160, 160, 160, 255), "down");
-    ImGui::InvisibleButton("strip", ImVec2(width, height));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("click a packet to inspect its bytes (pause first)");
-    if (ImGui::IsItemClicked()) {
-        const ImVec2 m = ImGui::GetIO().MousePos;
-        const bool up = m.y < (up_y + down_y) * 0.5f;
-        float best = 12.0f;  // px: a click further than this from every packet picks nothing
-        PacketPick found;
-        for (const PacketMark& p : c.timeline) {
-            if (p.up != up || p.sent_ms < now - kStripMs) continue;
-            const float d = std::fabs(x_of(p.sent_ms) - m.x);
-            if (d < best) {
-                best = d;
-                found = {lane, p.up, p.sent_ms};
-            }
-        }
-        picked() = found;
-    }
+    const std::uint32_t acked = c.entity.acked_seq();
+    draw_packet_marks(strip, c.timeline.marks(), lane, picked(), [acked](const PacketMark& p) {
+        if (!p.up) return p.ignored ? IM_COL32(120, 120, 120, 255) : kHitColor;
+        return p.key <= acked ? kHitColor : IM_COL32(120, 180, 255, 255);
+    });
 }
 
-// The picked packet, byte by byte: each field the decoder read (offset, bytes in hex, name,
-// value), with its fate on the link and what its receiver made of it.
+// The picked packet, byte by byte, with its fate on the link and what its receiver made of it.
 void draw_inspector(const ClientLane& c, int lane) {
     PacketPick& pick = picked();
     if (pick.lane != lane) return;
-    const PacketMark* mark = nullptr;
-    for (const PacketMark& p : c.timeline) {
-        if (p.up == pick.up && p.sent_ms == pick.sent_ms) mark = &p;
-    }
+    const PacketMark* mark = c.timeline.find_sent_at(pick.up, pick.sent_ms);
     if (!mark) {
         ImGui::TextWrapped("The picked packet has left the timeline (it keeps the newest packets only).");
         if (ImGui::SmallButton("close")) pick = {};
@@ -220,64 +175,36 @@ void draw_inspector(const ClientLane& c, int lane) {
     InputPacket in;
     StatePacket st;
     const WireError e = mark->up ? decode_input(mark->bytes, in, &fields) : decode_state(mark->bytes, st, &fields);
-    const char* fate = mark->lost                          ? "lost on the link"
-                       : mark->arrived_ms < 0.0            ? "in flight"
-                       : !mark->up                         ? "arrived"
-                       : mark->key <= c.entity.acked_seq() ? "arrived and acknowledged"
-                                                           : "arrived, not yet acknowledged";
-    if (ImGui::SmallButton("close")) pick = {};
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s packet, %zu bytes, sent at %.1f ms: %s", mark->up ? "input (up)" : "state (down)",
-                       mark->bytes.size(), mark->sent_ms, fate);
-    if (mark->arrived_ms >= 0.0) {
-        if (mark->up && e == WireError::None && !in.inputs.empty()) {
-            ImGui::TextWrapped("After %.0f ms on the link the server applied inputs #%u to #%zu it had not seen.",
-                               mark->arrived_ms - mark->sent_ms, in.first_seq, in.first_seq + in.inputs.size() - 1);
-        } else if (!mark->up && e == WireError::None) {
-            const double ms = mark->arrived_ms - mark->sent_ms;
-            if (!c.mech.prediction)
-                ImGui::TextWrapped("After %.0f ms on the link the client drew its player where this packet put it.",
-                                   ms);
-            else if (c.mech.reconciliation)
-                ImGui::TextWrapped(
-                    "After %.0f ms on the link the client took its player from it, dropped inputs up to #%u and "
-                    "replayed the newer ones on top.",
-                    ms, st.acked_seq);
-            else
-                ImGui::TextWrapped(
-                    "After %.0f ms on the link the client kept its own prediction (reconciliation off) and "
-                    "drew the bots from it.",
-                    ms);
-        }
+    const char* fate =
+        mark->up && !mark->lost && mark->arrived_ms >= 0.0
+            ? (mark->key <= c.entity.acked_seq() ? "arrived and acknowledged" : "arrived, not yet acknowledged")
+            : packet_fate(*mark);
+    std::string story;
+    if (mark->arrived_ms >= 0.0 && e == WireError::None) {
+        const double ms = mark->arrived_ms - mark->sent_ms;
+        if (mark->up && !in.inputs.empty())
+            story = format("After %.0f ms on the link the server applied inputs #%u to #%zu it had not seen.", ms,
+                           in.first_seq, in.first_seq + in.inputs.size() - 1);
+        else if (!mark->up && mark->ignored)
+            story = format(
+                "After %.0f ms on the link it was older than the newest state held: only its bot "
+                "snapshots joined the interpolation buffer.",
+                ms);
+        else if (!mark->up && !c.mech.prediction)
+            story = format("After %.0f ms on the link the client drew its player where this packet put it.", ms);
+        else if (!mark->up && c.mech.reconciliation)
+            story = format(
+                "After %.0f ms on the link the client took its player from it, dropped inputs up to #%u "
+                "and replayed the newer ones on top.",
+                ms, st.acked_seq);
+        else if (!mark->up)
+            story = format(
+                "After %.0f ms on the link the client kept its own prediction (reconciliation off) and "
+                "drew the bots from it.",
+                ms);
     }
-    if (ImGui::BeginTable("fields", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY,
-                          ImVec2(0, em(9.0f)))) {
-        ImGui::TableSetupColumn("at");
-        ImGui::TableSetupColumn("bytes");
-        ImGui::TableSetupColumn("field");
-        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupScrollFreeze(0, 1);
-        ImGui::TableHeadersRow();
-        for (const WireField& f : fields) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::Text("%zu", f.offset);
-            ImGui::TableNextColumn();
-            std::string hex;
-            for (std::size_t i = f.offset; i < f.offset + f.size && i < mark->bytes.size(); ++i) {
-                char b[4];
-                std::snprintf(b, sizeof b, "%02X ", mark->bytes[i]);
-                hex += b;
-            }
-            ImGui::TextUnformatted(hex.c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(f.name.c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(f.value.c_str());
-        }
-        ImGui::EndTable();
-    }
-    ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "layout: playgrounds/netcode/README.md");
+    draw_packet_inspector(*mark, mark->up ? "input packet (up)" : "state packet (down)", fate, story, fields,
+                          "playgrounds/netcode/README.md", pick);
 }
 
 // The lane's readouts as the shared name/value table; each name's tooltip is its meter's
@@ -348,19 +275,20 @@ LanePlots lane_plots(const ViewContext& v, const ClientLane& c) {
     return out;
 }
 
-void plots(const ViewContext& v, const ClientLane& c, float width, const PlotTops& tops) {
+void plots(const ViewContext& v, const ClientLane& c, const LanePlots& l, float width, const PlotTops& tops) {
     const std::string p = std::string(c.name) + ".";
-    const LanePlots l = lane_plots(v, c);
     const float h = em(5.0f);
     draw_plot((p + "player").c_str(), l.player, ImVec2(width, h), history_axes(v, "your player, px", tops.player));
     draw_plot((p + "remote").c_str(), l.remote, ImVec2(width, h), history_axes(v, "remotes, px", tops.remote));
     draw_plot((p + "bandwidth").c_str(), l.bandwidth, ImVec2(width, h), history_axes(v, "KiB/s", tops.bandwidth));
 }
 
-PlotTops plot_tops(const ViewContext& v, const NetcodeSim& sim) {
+// Reads both lanes' plotted history once (into `lanes`) and their shared tops.
+PlotTops plot_tops(const ViewContext& v, const NetcodeSim& sim, std::array<LanePlots, 2>& lanes) {
     PlotTops t;
     for (std::size_t i = 0; i < 2; ++i) {
-        const LanePlots l = lane_plots(v, sim.lane(i));
+        lanes[i] = lane_plots(v, sim.lane(i));
+        const LanePlots& l = lanes[i];
         t.player = std::max(t.player, series_top(l.player));
         t.remote = std::max(t.remote, series_top(l.remote));
         t.bandwidth = std::max(t.bandwidth, series_top(l.bandwidth));
@@ -393,7 +321,8 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float width = std::max(em(6.0f), (ImGui::GetContentRegionAvail().x - 2.0f * gap) / 3.0f);
-    const PlotTops tops = plot_tops(v, sim);
+    std::array<LanePlots, 2> lane_series;
+    const PlotTops tops = plot_tops(v, sim, lane_series);
     const ImVec2 world(width, width * Arena::kHeight / Arena::kWidth);
     Vec2 steer = keys.normalize();
     for (std::size_t col = 0; col < 3; ++col) {
@@ -421,7 +350,7 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
             if (picked().lane == static_cast<int>(col - 1))
                 draw_inspector(c, static_cast<int>(col - 1));
             else
-                plots(v, c, width, tops);
+                plots(v, c, lane_series[col - 1], width, tops);
         }
         ImGui::PopTextWrapPos();
         ImGui::PopID();

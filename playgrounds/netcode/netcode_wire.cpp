@@ -36,45 +36,11 @@ std::int8_t axis_from_wire(ByteReader& in) {
     return b == 0x80 ? std::int8_t{0} : static_cast<std::int8_t>(b);
 }
 
-// Records the fields a decoder reads when someone asked for them: each call to field()
-// covers the bytes read since the previous one. Without a trace it costs a branch.
-class Narrator {
-public:
-    Narrator(std::vector<WireField>* trace, const ByteReader& in) : trace_(trace), in_(in) {
-        if (trace_) trace_->clear();
-    }
-    template <class Describe>
-    void field(const char* name, Describe describe) {
-        if (!trace_) return;
-        trace_->push_back({start_, in_.position() - start_, name, describe()});
-        start_ = in_.position();
-    }
-    // A name built only when narrating (a steady stream decodes without allocating).
-    template <class Name, class Describe>
-    void field_named(Name name, Describe describe) {
-        if (!trace_) return;
-        trace_->push_back({start_, in_.position() - start_, name(), describe()});
-        start_ = in_.position();
-    }
-
-private:
-    std::vector<WireField>* trace_;
-    const ByteReader& in_;
-    std::size_t start_ = 0;
-};
-
 std::string ms_text(double ms) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.10g ms", ms);  // exact: whole 1/16 ms
-    return buf;
+    return wire_ms_text(ms);  // exact: whole 1/16 ms
 }
 std::string vec_text(Vec2 v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "(%.10g, %.10g) px", static_cast<double>(v.x), static_cast<double>(v.y));
-    return buf;
-}
-std::string int_text(std::uint64_t v) {
-    return std::to_string(v);
+    return wire_vec_text(v, "px");
 }
 
 }  // namespace
@@ -120,7 +86,7 @@ void StatePacket::clear() {
 WireError decode_input(std::span<const std::uint8_t> bytes, InputPacket& out, std::vector<WireField>* trace) {
     out.clear();  // keeps the lists' capacity: a steady stream decodes without allocating
     ByteReader in(bytes);
-    Narrator n(trace, in);
+    WireNarrator n(trace, in);
     if (in.read_u8() != kInputType && in.ok()) in.fail(WireError::UnknownType);
     n.field("type", [] { return std::string("'U': input"); });
     out.client_time_ms = read_time(in);
@@ -130,33 +96,33 @@ WireError decode_input(std::span<const std::uint8_t> bytes, InputPacket& out, st
     out.echo_hold_ms = read_time(in);
     n.field("echo_hold", [&] { return ms_text(out.echo_hold_ms); });
     const std::size_t inputs = in.read_count(kMaxInputsPerPacket, 3);
-    n.field("input_count", [&] { return int_text(inputs); });
+    n.field("input_count", [&] { return wire_int_text(inputs); });
     if (inputs > 0) {
         out.first_seq = in.read_varint_u32();
         // Sequences start at 1 and the last one must still fit 32 bits.
         if (in.ok() && (out.first_seq == 0 || out.first_seq > UINT32_MAX - (inputs - 1)))
             in.fail(WireError::OutOfRange);
-        n.field("first_seq", [&] { return "#" + int_text(out.first_seq); });
+        n.field("first_seq", [&] { return "#" + wire_int_text(out.first_seq); });
     }
     out.inputs.reserve(inputs);
     for (std::size_t i = 0; i < inputs && in.ok(); ++i) {
         MoveInput m;
         m.dx = axis_from_wire(in);
         m.dy = axis_from_wire(in);
-        n.field_named([&] { return "input #" + int_text(out.first_seq + i) + " direction"; },
+        n.field_named([&] { return "input #" + wire_int_text(out.first_seq + i) + " direction"; },
                       [&] { return "(" + std::to_string(m.dx) + ", " + std::to_string(m.dy) + ") / 127"; });
         m.duration_units = static_cast<std::uint16_t>(in.read_varint_max(UINT16_MAX));
-        n.field_named([&] { return "input #" + int_text(out.first_seq + i) + " held"; },
+        n.field_named([&] { return "input #" + wire_int_text(out.first_seq + i) + " held"; },
                       [&] { return ms_text(m.duration_ms()); });
         out.inputs.push_back(m);
     }
     const std::size_t shots = in.read_count(kMaxShotsPerPacket, 4);
-    n.field("shot_count", [&] { return int_text(shots); });
+    n.field("shot_count", [&] { return wire_int_text(shots); });
     out.shots.reserve(shots);
     for (std::size_t i = 0; i < shots && in.ok(); ++i) {
         ShotMsg s;
         s.id = in.read_varint_u32();
-        n.field("shot id", [&] { return int_text(s.id); });
+        n.field("shot id", [&] { return wire_int_text(s.id); });
         s.aim_time_ms = read_time(in);
         n.field("shot aim_time", [&] { return ms_text(s.aim_time_ms); });
         s.aim = in.read_fixed2(kPositionStep);
@@ -166,7 +132,7 @@ WireError decode_input(std::span<const std::uint8_t> bytes, InputPacket& out, st
         out.shots.push_back(s);
     }
     if (!in.finish()) {
-        n.field("error", [&] { return std::string(to_string(in.error())); });
+        n.error();
         out.clear();
         return in.error();
     }
@@ -197,13 +163,13 @@ void encode_state(ByteWriter& out, const StatePacket& p) {
 WireError decode_state(std::span<const std::uint8_t> bytes, StatePacket& out, std::vector<WireField>* trace) {
     out.clear();  // keeps the lists' capacity: a steady stream decodes without allocating
     ByteReader in(bytes);
-    Narrator n(trace, in);
+    WireNarrator n(trace, in);
     if (in.read_u8() != kStateType && in.ok()) in.fail(WireError::UnknownType);
     n.field("type", [] { return std::string("'S': state"); });
     out.server_time_ms = read_time(in);
     n.field("server_time", [&] { return ms_text(out.server_time_ms); });
     out.acked_seq = in.read_varint_u32();
-    n.field("acked_seq", [&] { return "#" + int_text(out.acked_seq); });
+    n.field("acked_seq", [&] { return "#" + wire_int_text(out.acked_seq); });
     out.echo_client_ms = read_time(in);
     n.field("echo_client_time", [&] { return ms_text(out.echo_client_ms); });
     out.echo_hold_ms = read_time(in);
@@ -211,21 +177,21 @@ WireError decode_state(std::span<const std::uint8_t> bytes, StatePacket& out, st
     out.player = in.read_fixed2(kPositionStep);
     n.field("player", [&] { return vec_text(out.player); });
     const std::size_t bots = in.read_count(kMaxBots, 2);
-    n.field("bot_count", [&] { return int_text(bots); });
+    n.field("bot_count", [&] { return wire_int_text(bots); });
     out.bots.reserve(bots);
     for (std::size_t i = 0; i < bots && in.ok(); ++i) {
         out.bots.push_back(in.read_fixed2(kPositionStep));
-        n.field_named([&] { return "bot " + int_text(i); }, [&] { return vec_text(out.bots.back()); });
+        n.field_named([&] { return "bot " + wire_int_text(i); }, [&] { return vec_text(out.bots.back()); });
     }
     out.shot_ack = in.read_varint_u32();
-    n.field("shot_ack", [&] { return int_text(out.shot_ack); });
+    n.field("shot_ack", [&] { return wire_int_text(out.shot_ack); });
     const std::size_t verdicts = in.read_count(kMaxVerdicts, 4);
-    n.field("verdict_count", [&] { return int_text(verdicts); });
+    n.field("verdict_count", [&] { return wire_int_text(verdicts); });
     out.verdicts.reserve(verdicts);
     for (std::size_t i = 0; i < verdicts && in.ok(); ++i) {
         ShotVerdict v;
         v.id = in.read_varint_u32();
-        n.field("verdict shot id", [&] { return int_text(v.id); });
+        n.field("verdict shot id", [&] { return wire_int_text(v.id); });
         const std::uint8_t flags = in.read_u8();
         if (in.ok() && (flags & ~3u) != 0) in.fail(WireError::Malformed);
         v.hit_rewound = (flags & 1u) != 0;
@@ -239,7 +205,7 @@ WireError decode_state(std::span<const std::uint8_t> bytes, StatePacket& out, st
         out.verdicts.push_back(v);
     }
     if (!in.finish()) {
-        n.field("error", [&] { return std::string(to_string(in.error())); });
+        n.error();
         out.clear();
         return in.error();
     }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/wire_trace.hpp"
 #include "vantage/byte_io.hpp"
 #include "vantage/vec.hpp"
 
@@ -87,15 +88,6 @@ struct StatePacket {
 
 inline constexpr std::uint8_t kInputType = 0x55;  // 'U'
 inline constexpr std::uint8_t kStateType = 0x53;  // 'S'
-
-// One field of a message as the decoder read it, for the packet inspector: where it sits,
-// how many bytes, what it is and its value as decoded.
-struct WireField {
-    std::size_t offset = 0;
-    std::size_t size = 0;
-    std::string name;   // "inputs[2].duration"
-    std::string value;  // "16.25 ms"
-};
 
 // Encoders clear `out` first; a value the format cannot hold (a NaN position) leaves
 // out.ok() false and the caller does not send. Decoders decode into `out` in place, so a

@@ -1,5 +1,6 @@
 // Screenshots for looking at the page as a user would (not a test; ./vantage does not run it).
 //   node look.mjs SITE_DIR OUT_DIR HASH [SECONDS] [WxH@SCALE ...]
+// CLICK=x,y clicks there after pausing (a packet on a strip, say) before the screenshot.
 // Opens HASH, runs it live at 4x until SECONDS of simulated time, pauses, and writes
 // OUT_DIR/<W>x<H>@<SCALE>.png per size.
 import { launch, openApp } from './harness.mjs';
@@ -22,6 +23,11 @@ for (const size of sizes.length ? sizes : ['1600x900@1', '1280x720@1.5']) {
   await page.waitForFunction((t) => window.vantage.state().time_s >= t, +seconds, { timeout: 300000 });
   await page.evaluate(() => window.vantage.set('paused', 1));
   await page.waitForTimeout(600);
+  if (process.env.CLICK) {
+    const [x, y] = process.env.CLICK.split(',').map(Number);
+    await page.mouse.click(x, y);
+    await page.waitForTimeout(400);
+  }
   const path = `${outDir}/${w}x${h}@${scale}.png`;
   await page.screenshot({ path });
   console.log(`wrote ${path}`);

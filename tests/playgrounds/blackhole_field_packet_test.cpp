@@ -279,3 +279,57 @@ TEST(JoinState, MutatedBytesAreRefusedOrReencodeExactly) {
 
 }  // namespace
 }  // namespace vantage::play
+
+namespace vantage::play {
+namespace {
+
+// The packet inspector's narration: every field the decoder read, tiling the packet byte for
+// byte in order with its decoded value; a refused packet narrates up to the field that failed
+// and ends with the reason. Asking for the narration changes nothing about the decode.
+TEST(FieldPacket, TheDecoderNarratesEveryFieldItReads) {
+    FieldPacket p = sample_packet();
+    p.spawned.push_back({9, {10.0f, 20.0f}, {0.5f, -0.25f}});
+    ByteWriter w;
+    ASSERT_TRUE(encode_field_packet(p, w).ok);
+    const std::vector<std::uint8_t> bytes(w.bytes().begin(), w.bytes().end());
+    std::vector<WireField> fields;
+    FieldPacket q, plain;
+    ASSERT_EQ(decode_field_packet(bytes, 2000, q, &fields), WireError::None);
+    ASSERT_EQ(decode_field_packet(bytes, 2000, plain), WireError::None);
+    std::size_t at = 0;
+    for (const WireField& f : fields) {
+        EXPECT_EQ(f.offset, at) << f.name;
+        EXPECT_GT(f.size, 0u) << f.name;
+        EXPECT_FALSE(f.value.empty()) << f.name;
+        at += f.size;
+    }
+    EXPECT_EQ(at, bytes.size());
+    // kind, sequence, time, hole count + 1, cluster count + 1, spawned count + 1, corrections count + 1
+    ASSERT_EQ(fields.size(), 11u);
+    EXPECT_EQ(fields[1].value, "#300");
+    EXPECT_EQ(fields[2].value, "1000 ms");
+    EXPECT_EQ(fields[4].name, "holes[0]");
+    EXPECT_EQ(fields[4].size, 7u);  // u8 id, u16 x, u16 y, varint weight4 (421 quarters: two bytes)
+    EXPECT_EQ(fields[4].value.rfind("hole 5 at (3000.0, 0.0), weight 105.25", 0), 0u) << fields[4].value;
+    EXPECT_EQ(fields[8].name, "spawned[0]");
+    EXPECT_EQ(fields[8].size, kFieldPelletBytes);
+    EXPECT_EQ(fields[10].name, "corrections[0]");
+    EXPECT_EQ(q.corrections.size(), plain.corrections.size());
+    EXPECT_EQ(q.holes[0].weight, plain.holes[0].weight);
+
+    std::vector<std::uint8_t> bad = bytes;
+    bad.push_back(0);  // trailing bytes
+    EXPECT_EQ(decode_field_packet(bad, 2000, q, &fields), WireError::TrailingBytes);
+    ASSERT_FALSE(fields.empty());
+    EXPECT_EQ(fields.back().name, "error");
+    EXPECT_EQ(fields.back().value, to_string(WireError::TrailingBytes));
+    bad = bytes;
+    bad[5] = 70;  // hole count above 64 (after kind, a two-byte sequence and a two-byte time)
+    EXPECT_EQ(decode_field_packet(bad, 2000, q, &fields), WireError::TooMany);
+    ASSERT_EQ(fields.size(), 5u);  // kind, sequence, time, the count that failed, the error
+    EXPECT_EQ(fields[3].name, "hole count");
+    EXPECT_EQ(fields[4].name, "error");
+}
+
+}  // namespace
+}  // namespace vantage::play

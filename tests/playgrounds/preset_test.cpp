@@ -112,6 +112,8 @@ TEST(Host, SettingChangesAreLoggedWithTheirTimeADragIsOneAndANewRunForgetsThem) 
     Host host(make_all_simulations());
     ASSERT_EQ(host.set("playground", "meter"), "");
     const std::size_t i = host.active();
+    ASSERT_EQ(host.set("rate_kib", "60"), "");  // before the first step: the run's setup
+    EXPECT_TRUE(host.changes(i).empty());
     for (int t = 0; t < 120; ++t) host.single_step();
     ASSERT_EQ(host.set("burst", "0.6"), "");
     for (int t = 0; t < 10; ++t) host.single_step();
