@@ -299,9 +299,7 @@ void draw_tour(App& app) {
         const std::span<const MeterInfo> glossary = app.host.current().glossary();
         for (const std::string& w : step.watch) {
             const MeterInfo* info = find_meter_info(glossary, w);
-            const std::size_t dot = w.find('.');
-            const std::string lane = dot == std::string::npos || (info && info->key == w) ? "" : w.substr(0, dot) + " ";
-            const std::string label = lane + (info ? std::string(info->label) : w);
+            const std::string label = meter_label(glossary, w, " ");
             std::string unit;
             for (const Meter& m : app.meters) {
                 if (m.name == w && !m.unit.empty()) unit = " " + m.unit;

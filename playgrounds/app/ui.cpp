@@ -155,17 +155,9 @@ void draw_meter_table(const Simulation& sim, const std::vector<Meter>& meters, c
         if (prefix && m.name.rfind(prefix, 0) != 0) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        const MeterInfo* info = find_meter_info(glossary, m.name);
-        const std::size_t dot = m.name.find('.');
-        const std::string lane =
-            dot == std::string::npos || (info && info->key == m.name) ? "" : m.name.substr(0, dot) + ": ";
-        if (info) {
-            ImGui::Text("%s%.*s", lane.c_str(), static_cast<int>(info->label.size()), info->label.data());
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%.*s (%s)", static_cast<int>(info->help.size()), info->help.data(), m.name.c_str());
-        } else {
-            ImGui::TextUnformatted(m.name.c_str());
-        }
+        ImGui::TextUnformatted(meter_label(glossary, m.name).c_str());
+        if (const MeterInfo* info = find_meter_info(glossary, m.name); info && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%.*s (%s)", static_cast<int>(info->help.size()), info->help.data(), m.name.c_str());
         ImGui::TableNextColumn();
         // Counts as whole numbers, measurements with the digits they carry.
         const double a = std::fabs(m.value);

@@ -110,7 +110,7 @@ PacketBytes BlackholeServerHalf::serve(const BlackholeRound& round, Vec2 eye, co
     }
     const PacketBytes sizes = encode_field_packet(packet, scratch.writer);
     if (!sizes.ok) {
-        // Only a field beyond any real one (weights near 2^30) gets here: never sent.
+        // The field alone always fits (field_packet.hpp): nothing real gets here; never sent.
         ++refused_packets_;
         return sizes;
     }

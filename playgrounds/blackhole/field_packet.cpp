@@ -10,8 +10,10 @@ namespace vantage::play {
 namespace {
 
 constexpr float kPositionSteps = 65535.0f;
-constexpr float kVelocityStep = 0.25f;             // units/s per quantum
-constexpr std::uint64_t kMaxWeight4 = 1ULL << 32;  // weight4 ceiling (a weight of 2^30)
+constexpr float kVelocityStep = 0.25f;  // units/s per quantum
+// weight4 ceiling: a weight of 2^22, so every quarter up to it is exact in a float and an
+// accepted weight re-encodes to its own quanta (the field's real weights are a few thousand).
+constexpr std::uint64_t kMaxWeight4 = 1ULL << 24;
 constexpr std::size_t kHoleMinBytes = 6;
 constexpr std::size_t kClusterMinBytes = 5;
 constexpr std::size_t kPelletBytes = kFieldPelletBytes;

@@ -18,15 +18,17 @@
 //   varint  correction count, then the same records
 //
 // x, y: position over the arena [0, kArenaSize] in 65535 steps (0.046 units); values off the
-// arena clamp to its edge. weight4: round(weight * 4), a weight from 0 to 2^30.
+// arena clamp to its edge. weight4: round(weight * 4), a weight from 0 to 2^22 (4,194,304; a larger
+// one clamps to it, a larger weight4 is refused: every quarter up to it is exact in a float).
 // vx, vy: velocity in quarter units per second, clamped to +-8191.75 (the quantum -32768 is never
-// written, and refused). A hole record is 6-7 bytes, a cluster 5-6, a pellet 10 (the reference
+// written, and refused). A hole record is 6-9 bytes, a cluster 5-8, a pellet 10 (the reference
 // game's model: 7, 6 and 11; core/docs/background.md).
 //
 // A packet is at most kMaxFieldPacketBytes (one datagram): the server sends the field, then the
 // respawns and corrections that fit (respawns that do not wait for the next packet), and both
-// ends refuse a longer packet (TooLarge). The field alone stays far below it (64 holes and 64
-// clusters take at most 1,216 bytes only with weights near 2^30; a real field is a few hundred).
+// ends refuse a longer packet (TooLarge). The field alone always fits (64 holes and 64 clusters
+// take at most 1,090 bytes with their counts and every weight at its ceiling; a real field is a
+// few hundred).
 //
 // Bad input: decode() returns the first WireError (unknown kind, truncation, a count above
 // its limit or the bytes left, an id out of range, a non-canonical varint, trailing bytes)

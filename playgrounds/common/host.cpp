@@ -248,7 +248,8 @@ std::vector<std::string> apply_settings(Simulation& sim, std::string_view list) 
     return errors;
 }
 
-std::string Host::set_param(Simulation& s, std::string_view name, std::string_view value) {
+std::string Host::set_active_param(std::string_view name, std::string_view value) {
+    Simulation& s = current();
     // The free set_param validates and sets; the Host also rebuilds the world when a
     // `restart` setting actually changed, so the page shows its effect at once.
     const Param* param = nullptr;
@@ -260,11 +261,7 @@ std::string Host::set_param(Simulation& s, std::string_view name, std::string_vi
     }
     const double before = param ? param->get() : 0.0;
     std::string err = vantage::play::set_param(s, name, value);
-    if (err.empty() && param->restart && param->get() != before) {
-        for (std::size_t i = 0; i < sims_.size(); ++i) {
-            if (sims_[i].get() == &s) reset_sim(i);
-        }
-    }
+    if (err.empty() && param->restart && param->get() != before) reset_sim(active_);
     return err;
 }
 
@@ -326,7 +323,7 @@ std::string Host::set_value(std::string_view name, std::string_view value) {
         ctx_.paused = v != 0.0;
         return {};
     }
-    return set_param(current(), name, value);
+    return set_active_param(name, value);
 }
 
 std::vector<std::string> Host::apply_url(std::string_view hash) {

@@ -97,7 +97,7 @@ private:
     std::vector<std::string> apply_settings(std::string_view list);
     std::string apply_preset(std::string_view name);
     std::string set_value(std::string_view name, std::string_view value);
-    std::string set_param(Simulation& s, std::string_view name, std::string_view value);
+    std::string set_active_param(std::string_view name, std::string_view value);
     void reset_sim(std::size_t index);
     // Freezes the active preset's verdict once its moment has come.
     void judge_preset();

@@ -1,5 +1,6 @@
 #include "common/preset.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -44,6 +45,7 @@ std::string num(double v) {
 std::vector<IniSection> parse_ini(std::string_view text, std::vector<std::string>& errors) {
     std::vector<IniSection> sections;
     int line_no = 0;
+    bool skipping = false;  // inside a section whose name came before
     while (!text.empty()) {
         const std::size_t nl = text.find('\n');
         std::string_view line = trim(text.substr(0, nl));
@@ -56,9 +58,17 @@ std::vector<IniSection> parse_ini(std::string_view text, std::vector<std::string
                 errors.push_back(where + "expected [name] with a-z, 0-9, - or _");
                 continue;
             }
-            sections.push_back({line_no, std::string(line.substr(1, line.size() - 2)), {}});
+            const std::string_view name = line.substr(1, line.size() - 2);
+            skipping =
+                std::any_of(sections.begin(), sections.end(), [&](const IniSection& s) { return s.name == name; });
+            if (skipping) {
+                errors.push_back(where + "a second [" + std::string(name) + "]: its lines are ignored");
+                continue;
+            }
+            sections.push_back({line_no, std::string(name), {}});
             continue;
         }
+        if (skipping) continue;
         const std::size_t eq = line.find('=');
         if (eq == std::string_view::npos) {
             errors.push_back(where + "expected key = value");

@@ -41,7 +41,8 @@ struct PresetFile {
 };
 
 // The file format presets and tours share: "[name]" starts a section, "key = value" lines
-// fill it, blank lines and "# ..." are skipped. Malformed lines go to `errors` as "line N: ...".
+// fill it, blank lines and "# ..." are skipped. Malformed lines go to `errors` as "line N: ...";
+// so does a second section of a name already used (its lines are ignored: names are links).
 struct IniEntry {
     int line = 0;
     std::string key;

@@ -77,4 +77,15 @@ std::uint64_t fold(std::uint64_t h, double v) {
     return fold(h, vantage::bit_cast<std::uint64_t>(v));
 }
 
+std::string meter_label(std::span<const MeterInfo> glossary, std::string_view meter, std::string_view lane_separator) {
+    const MeterInfo* info = find_meter_info(glossary, meter);
+    if (!info) return std::string(meter);
+    const std::size_t dot = meter.find('.');
+    if (dot == std::string_view::npos || info->key == meter) return std::string(info->label);
+    std::string label(meter.substr(0, dot));
+    label += lane_separator;
+    label += info->label;
+    return label;
+}
+
 }  // namespace vantage::play

@@ -50,6 +50,10 @@ struct MeterInfo {
 // `meter` looked up in `glossary` by its whole name, else by what follows its first '.';
 // null when absent.
 const MeterInfo* find_meter_info(std::span<const MeterInfo> glossary, std::string_view meter);
+// A meter's readable name: its glossary label, after its lane when the glossary describes it
+// per lane ("naive: phantoms" with lane_separator ": "); the raw name when undescribed.
+std::string meter_label(std::span<const MeterInfo> glossary, std::string_view meter,
+                        std::string_view lane_separator = ": ");
 
 // Optional instrumentation: a simulation marks the phases of its tick (relevance,
 // aggregation, delta, encode, client reconstruction, ...) and whoever installed a profiler

@@ -239,7 +239,7 @@ void maintain_section(const ReportOptions& o, std::FILE* out) {
 // dense bin (always on) and the detector run, so 1M stays quick.
 void node_change_section(const ReportOptions& o, std::FILE* out) {
     std::fprintf(out, "\n## 6. The detector's node changes (seed 002's O(1) per move)%s\n",
-                 o.sweep_note({"creatures", "speed"}).c_str());
+                 o.sweep_note({"creatures", "creature_speed"}).c_str());
     std::fprintf(out,
                  "(same density as section 5, everything moving at 400 units/s; per tick, then ops per update that "
                  "changed node and per update that did not)\n\n");

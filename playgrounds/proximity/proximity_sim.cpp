@@ -41,8 +41,9 @@ const SettingsSchema<ProximitySettings>& proximity_schema() {
                 .max = 128,
                 .help = "the query radius, also the grids' cell size (rebuilds)",
                 .restart = true});
-        d.real("speed", &S::speed,
-               {.label = "speed", .unit = "units/s", .min = 0, .max = 400, .help = "creature speed"});
+        // Not "speed": that is the clock's (Host), and a link carries both.
+        d.real("creature_speed", &S::speed,
+               {.label = "creature speed", .unit = "units/s", .min = 0, .max = 400, .help = "how fast creatures move"});
         d.real("moving_pct", &S::moving_pct,
                {.label = "moving",
                 .unit = "%",

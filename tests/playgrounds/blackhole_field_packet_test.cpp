@@ -162,6 +162,32 @@ TEST(FieldPacket, OutOfRangeValuesClampInsteadOfWrapping) {
     EXPECT_EQ(q.corrections[0].velocity.y, -8191.75f);
 }
 
+// Weights stop at 2^22 (every quarter exact in a float): a larger one clamps, a larger quantum
+// is refused, and a field of 64 holes and 64 clusters at the ceiling still fits a datagram.
+TEST(FieldPacket, WeightsClampAtTheCeilingAndTheLargestFieldFits) {
+    FieldPacket p;
+    for (std::uint8_t i = 0; i < kMaxHoles; ++i) {
+        p.holes.push_back({i, {1.0f, 2.0f}, 1.0e9f});
+        p.clusters.push_back({3.0f, 4.0f, 1.0e9f});
+    }
+    p.sequence = UINT32_MAX;
+    p.server_time_ms = UINT32_MAX;
+    ByteWriter w;
+    const PacketBytes sizes = encode_field_packet(p, w);
+    ASSERT_TRUE(sizes.ok);
+    EXPECT_LE(sizes.field, 1090u);
+    FieldPacket q;
+    ASSERT_EQ(decode_field_packet(w.bytes(), 10, q), WireError::None);
+    EXPECT_EQ(q.holes[0].weight, 4194304.0f);
+    EXPECT_EQ(q.clusters[63].weight, 4194304.0f);
+    // One quarter above the ceiling, by hand: a single hole with weight4 = 2^24 + 1.
+    const std::vector<std::uint8_t> over = {kFieldPacketKind, 1, 0, 1, 0, 0, 0, 0, 0, 0x81, 0x80, 0x80, 0x08, 0, 0, 0};
+    EXPECT_EQ(decode_field_packet(over, 10, q), WireError::OutOfRange);
+    std::vector<std::uint8_t> at = over;
+    at[9] = 0x80;  // exactly 2^24
+    EXPECT_EQ(decode_field_packet(at, 10, q), WireError::None);
+}
+
 TEST(FieldPacket, EveryTruncationIsRejected) {
     ByteWriter w;
     encode_field_packet(sample_packet(), w);

@@ -40,6 +40,12 @@ TEST(Glossary, ALaneMeterIsFoundByItsNameAfterTheLane) {
     EXPECT_EQ(find_meter_info(g, "naive.phantoms")->label, "phantoms");
     EXPECT_EQ(find_meter_info(g, "truth.ticks")->key, "truth.ticks");
     EXPECT_EQ(find_meter_info(g, "naive.missing"), nullptr);
+    // The readable name the meter table and the tours show: the lane, then the label.
+    EXPECT_EQ(meter_label(g, "naive.phantoms"), "naive: phantoms");
+    EXPECT_EQ(meter_label(g, "acked.phantoms", " "), "acked phantoms");
+    EXPECT_EQ(meter_label(g, "truth.ticks"), "ticks");  // described by its whole name
+    EXPECT_EQ(meter_label(g, "phantoms"), "phantoms");
+    EXPECT_EQ(meter_label(g, "naive.missing"), "naive.missing");
 }
 
 }  // namespace

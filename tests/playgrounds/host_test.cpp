@@ -25,6 +25,19 @@ TEST(Host, UrlRoundTripsEverySetting) {
     EXPECT_EQ(b.context().tick_hz, 30);
 }
 
+// A link carries the host's own settings and the playground's side by side, so no playground
+// setting may take a host name ("speed" once meant both: proximity's creature speed was read
+// back as the clock's and refused).
+TEST(Host, NoPlaygroundSettingShadowsAHostSetting) {
+    Host host(make_all_simulations());
+    for (std::size_t i = 0; i < host.count(); ++i) {
+        for (const Param& p : host.sim(i).params()) {
+            for (const char* taken : {"seed", "tick_hz", "speed", "paused", "playground", "preset"})
+                EXPECT_NE(p.name, taken) << host.sim(i).name();
+        }
+    }
+}
+
 TEST(Host, BadUrlParametersAreReportedAndTheRestStillApplies) {
     Host h = make_host();
     const auto errors = h.apply_url("#meter/rate_kib=abc&burst=0.25&nonsense=1&step_at_s=99999&oops");

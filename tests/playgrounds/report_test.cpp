@@ -44,7 +44,7 @@ const std::map<std::string, std::pair<std::string, std::string>> kCheap = {
     {"blackhole", {"pellets=200&clients=1&holes=2", "loss_pct=40"}},
     {"horde", {"enemies=200&players=1", "latency_ms=200"}},
     {"netcode", {"", "server_hz=30"}},
-    {"proximity", {"creatures=300", "speed=300"}},
+    {"proximity", {"creatures=300", "creature_speed=300"}},
 };
 
 ReportOptions short_csv(std::string settings) {

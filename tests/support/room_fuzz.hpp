@@ -147,7 +147,24 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
     FieldPacket packet;
     if (decode_field_packet(bytes, kMaxPellets, packet) == WireError::None) {
         fuzz_check(packet.holes.size() <= kMaxHoles && packet.clusters.size() <= kMaxHoles, "a field over the limits");
+        ByteWriter again;
+        const PacketBytes sizes = encode_field_packet(packet, again);
+        fuzz_check(sizes.ok && std::equal(again.bytes().begin(), again.bytes().end(), bytes.begin(), bytes.end()),
+                   "an accepted field packet does not re-encode to its bytes");
+        std::vector<WireField> fields;
+        fuzz_check(decode_field_packet(bytes, kMaxPellets, packet, &fields) == WireError::None,
+                   "narrating a field packet changed its decode");
+        std::size_t at = 0;
+        for (const WireField& f : fields) {
+            fuzz_check(f.offset == at && f.size > 0, "the field packet's narration does not tile it");
+            at += f.size;
+        }
+        fuzz_check(at == bytes.size(), "the field packet's narration leaves bytes out");
         any = true;
+    } else {
+        std::vector<WireField> fields;
+        fuzz_check(decode_field_packet(bytes, kMaxPellets, packet, &fields) != WireError::None,
+                   "narrating a field packet changed its decode");
     }
     return any;
 }
