@@ -37,15 +37,14 @@ void BM_DeltaLossTable(benchmark::State& state) {
                           .deaths_per_sec = 0.2f,
                           .speed = 60.0f});
         // Positions stay within the 2,000-unit world (plus a step's overshoot before a bounce).
-        DeltaLane lane({.baseline = {.policy = policy,
-                                     .frontier = frontier,
-                                     .history = 24,
-                                     .stalled_after_ms = 3000.0,
-                                     .keepalive_every_ms = 1000.0,
-                                     .entered_value_bytes = WireOptions{}.position_bytes_bound(2000.0f)},
+        DeltaLane lane({.stream = {.policy = policy,
+                                   .frontier = frontier,
+                                   .history = 24,
+                                   .stalled_after_ms = 3000.0,
+                                   .keepalive_every_ms = 1000.0,
+                                   .position_max_abs = 2000.0f},
                         .down = {.seed = 11, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss},
-                        .up = {.seed = 12, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss},
-                        .wire = {}});
+                        .up = {.seed = 12, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss}});
         std::vector<std::uint64_t> keys, held;
         std::uint64_t down0 = 0, up0 = 0, frames0 = 0, mismatches0 = 0, rebuilds0 = 0;
         for (int f = 0; f < kWarmFrames + kMeasuredFrames; ++f) {
@@ -165,7 +164,7 @@ void BM_DeltaBaselinePlan(benchmark::State& state) {
         in_flight[i % 3] = plan;
         if (i >= 2) {
             mirror.apply(in_flight[(i - 2) % 3], [](std::size_t, SlotKey) { return 0; });
-            baseline.observe_ack(*mirror.ack_report());
+            baseline.observe_ack(*mirror.ack_report(), 0.0);
         }
         ++i;
     }
