@@ -18,6 +18,7 @@
 namespace vantage::examples {
 bool delta_stream_example();
 bool relevance_example();
+bool aggregate_example();
 }  // namespace vantage::examples
 
 namespace vantage {
@@ -74,6 +75,10 @@ TEST(DocExamples, TheRelevanceExampleSumsItsSpawnsAndDespawnsToTheFinalSet) {
     EXPECT_TRUE(examples::relevance_example());
 }
 
+TEST(DocExamples, TheAggregateExampleSendsEveryClientAllTheWeight) {
+    EXPECT_TRUE(examples::aggregate_example());
+}
+
 TEST(DocExamples, EveryCppBlockInTheDocsIsACompiledExampleOrAMarkedFragment) {
     int blocks = 0, examples = 0;
     for (const auto& entry : std::filesystem::directory_iterator(kDocs)) {
@@ -109,7 +114,7 @@ TEST(DocExamples, EveryCppBlockInTheDocsIsACompiledExampleOrAMarkedFragment) {
         }
     }
     EXPECT_GT(blocks, 0);
-    EXPECT_GE(examples, 2);
+    EXPECT_GE(examples, 3);
 }
 
 }  // namespace
