@@ -356,12 +356,28 @@ TEST(DeltaStreamDeathTest, InvalidOptionsAreMisuse) {
     EXPECT_DEATH(DeltaReceiver<Vec2>({.history = 99}), "DeltaReceiver: invalid DeltaStreamOptions");
 }
 
-TEST(DeltaStreamDeathTest, UnsortedKeysAndAFrameWithoutItsPositionsAreMisuse) {
+TEST(DeltaStreamDeathTest, AFrameWithoutItsPositionsIsMisuse) {
+    DeltaStream stream;
+    ByteWriter out;
+    EXPECT_DEATH(stream.frame(slots({1}), 0.0, out), "needs a position_of");
+}
+
+#if VANTAGE_HOT_ASSERTS
+TEST(DeltaStreamDeathTest, UnsortedKeysAndAKeyFunctionThatRenamesTheIndexAreMisuse) {
     DeltaStream stream;
     ByteWriter out;
     EXPECT_DEATH(stream.frame(slots({5, 2}), position_of, 0.0, out), "ascending");
-    EXPECT_DEATH(stream.frame(slots({1}), 0.0, out), "needs a position_of");
+    VisibilitySet set;
+    set.insert(3);
+    EXPECT_DEATH(stream.frame(
+                     set,
+                     [](std::uint32_t i) {
+                         return SlotKey{i + 1, 0};
+                     },
+                     position_of, 0.0, out),
+                 "key_of\\(index\\) must keep the index");
 }
+#endif
 #endif
 
 }  // namespace
