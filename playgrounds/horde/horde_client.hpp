@@ -1,11 +1,12 @@
 // The horde's client half: what one client does with the bytes it is sent.
 //
 // It decodes every frame its transport delivers (a bad frame is counted and dropped),
-// rebuilds the relevant set with a DeltaReceiver (the membership frame nested in the packet), catches each position up
-// by the frame's age with the enemies' own rule, keeps the newest players and crowd summaries, and answers with an
-// acknowledgement. Between frames it moves what it holds by the same rule. It never sees the server's world: truth-side
-// readouts (phantoms, render error) are measured by whoever holds the truth, reading this half's mirror (page lanes),
-// or against an explicit truth sample (rooms).
+// rebuilds the relevant set with a DeltaReceiver (from the membership frame nested in the
+// packet), catches each position up by the frame's age with the enemies' own rule, keeps the
+// newest players and crowd summaries, and answers with an acknowledgement. Between frames it
+// moves what it holds by the same rule. It never sees the server's world: truth-side readouts
+// (phantoms, render error) are measured by whoever holds the truth, reading this half's
+// mirror (page lanes), or against an explicit truth sample (rooms).
 #pragma once
 
 #include <cstdint>

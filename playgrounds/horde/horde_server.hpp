@@ -19,6 +19,7 @@
 #include "horde/horde_wire.hpp"
 #include "horde/horde_world.hpp"
 #include "vantage/aggregate_tree.hpp"
+#include "vantage/assert.hpp"
 #include "vantage/delta_stream.hpp"
 
 namespace vantage::play {
@@ -65,7 +66,10 @@ class HordeServerHalf {
 public:
     // Every entered key travels with its position (within two arenas of the origin, so at most
     // kHordePositionBytes each), and the membership frame is planned into the packet's limit.
-    explicit HordeServerHalf(const DeltaBaselineOptions& options) : stream_(stream_options(options)) {}
+    explicit HordeServerHalf(const DeltaBaselineOptions& options) : stream_(stream_options(options)) {
+        VANTAGE_ASSERT(stream_.baseline().options().entered_value_bytes == kHordePositionBytes,
+                       "HordeServerHalf: the stream must plan kHordePositionBytes per entered key");
+    }
 
     // Reads the acknowledgements `link` delivered by round.now_ms, then (if flow control lets
     // one through now) one frame for player `player`. Acknowledgements are read first so the
