@@ -348,13 +348,18 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
 
 // --- acknowledgements ---------------------------------------------------------------------------
 
-AckOutcome DeltaBaseline::observe_ack(const AckReport& report) {
+AckOutcome DeltaBaseline::observe_ack(const AckReport& report, double now_ms) {
     if (report.newest >= next_seq_) {
         counters_.rejected_acks += 1;
         return AckOutcome::Rejected;
     }
+    if (stalled(now_ms)) {
+        counters_.resumes += 1;
+        reset();
+        return AckOutcome::Resumed;
+    }
+    last_heard_ms_ = now_ms;
     if (options_.policy == RecoveryPolicy::Naive) return AckOutcome::Ignored;
-
     const AckWindow window = AckWindow::from_encoded(report.newest, report.mask);
     AckOutcome outcome = AckOutcome::Unchanged;
     std::optional<std::uint64_t> base;
@@ -391,20 +396,6 @@ AckOutcome DeltaBaseline::observe_ack(const AckReport& report) {
     if (!window_ || report.newest >= *window_->newest()) window_ = window;
     recount_unacked();
     return outcome;
-}
-
-AckOutcome DeltaBaseline::observe_ack_at(const AckReport& report, double now_ms) {
-    if (report.newest >= next_seq_) {
-        counters_.rejected_acks += 1;
-        return AckOutcome::Rejected;
-    }
-    if (stalled(now_ms)) {
-        counters_.resumes += 1;
-        reset();
-        return AckOutcome::Resumed;
-    }
-    last_heard_ms_ = now_ms;
-    return observe_ack(report);
 }
 
 }  // namespace vantage

@@ -28,20 +28,18 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
         players_ = p.players;
         crowd_ = p.crowd;
     }
-    const std::vector<Vec2>& positions = p.delta.entered_positions;
-    mirror_.apply(p.delta.plan, [&](std::size_t i, SlotKey key) {
+    // The receiver also compares the digest when this is the newest frame ("mirror digest
+    // mismatches"; the repair is the server's job).
+    receiver_.apply(p.delta, [&](SlotKey key, Vec2 sent) {
         HeldEnemy held;
-        const Vec2 sent = i < positions.size() ? positions[i] : Vec2{};
         held.position = catch_up(sent, key.encode(), p.players, age_s, held.target);
         return held;
     });
-    // The digest describes the server's whole set after this frame: compare when this is the
-    // newest frame ("mirror digest mismatches"; the repair is the server's job).
-    if (mirror_.applied_seq() == p.delta.plan.seq) agreed_ = mirror_.settle(p.delta.plan.digest).agreed;
+    agreed_ = receiver_.agreed();
     for (const HordeSample& s : p.samples) {
         const std::optional<SlotKey> key = SlotKey::decode(s.key);
         if (!key) continue;
-        if (HeldEnemy* held = mirror_.get_mut(*key)) {
+        if (HeldEnemy* held = receiver_.mirror().get_mut(*key)) {
             held->position = catch_up(s.position, s.key, p.players, age_s, held->target);
         }
     }
@@ -49,11 +47,7 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
 }
 
 bool HordeClientHalf::encode_ack_into(ByteWriter& w) const {
-    const auto report = mirror_.ack_report();
-    if (!report) return false;
-    w.clear();
-    encode_ack(w, *report);
-    return true;
+    return receiver_.write_ack(w);
 }
 
 HordeReceived HordeClientHalf::receive(Transport& link, double now_ms, HordeClientScratch& scratch) {
@@ -74,7 +68,7 @@ HordeReceived HordeClientHalf::receive(Transport& link, double now_ms, HordeClie
 void HordeClientHalf::advance(float dt_s, std::uint64_t tick) {
     const std::span<const Vec2> players = players_;
     if (players.empty()) return;
-    mirror_.for_each_mut([&](SlotKey key, HeldEnemy& h) {
+    receiver_.mirror().for_each_mut([&](SlotKey key, HeldEnemy& h) {
         if ((key.index + tick) % static_cast<std::uint64_t>(horde::kRetargetTicks) == 0 || h.target >= players.size()) {
             h.target = nearest_player(h.position, players);
         }

@@ -1,12 +1,12 @@
 // The horde's client half: what one client does with the bytes it is sent.
 //
 // It decodes every frame its transport delivers (a bad frame is counted and dropped),
-// rebuilds the relevant set in a DeltaMirror, catches each position up by the frame's age
-// with the enemies' own rule, keeps the newest players and crowd summaries, and answers with
-// an acknowledgement. Between frames it moves what it holds by the same rule. It never sees
-// the server's world: truth-side readouts (phantoms, render error) are measured by whoever
-// holds the truth, reading this half's mirror (page lanes), or against an explicit truth
-// sample (rooms).
+// rebuilds the relevant set with a DeltaReceiver (from the membership frame nested in the
+// packet), catches each position up by the frame's age with the enemies' own rule, keeps the
+// newest players and crowd summaries, and answers with an acknowledgement. Between frames it
+// moves what it holds by the same rule. It never sees the server's world: truth-side readouts
+// (phantoms, render error) are measured by whoever holds the truth, reading this half's
+// mirror (page lanes), or against an explicit truth sample (rooms).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 #include "common/transport.hpp"
 #include "horde/horde_wire.hpp"
-#include "vantage/delta_mirror.hpp"
+#include "vantage/delta_stream.hpp"
 
 namespace vantage::play {
 
@@ -52,7 +52,8 @@ public:
     // Encodes the acknowledgement of everything applied so far into w; false if none yet.
     bool encode_ack_into(ByteWriter& w) const;
 
-    const DeltaMirror<HeldEnemy>& mirror() const { return mirror_; }
+    const DeltaMirror<HeldEnemy>& mirror() const { return receiver_.mirror(); }
+    const DeltaReceiver<HeldEnemy>& receiver() const { return receiver_; }
     const std::vector<Vec2>& players() const { return players_; }   // as last heard
     const std::vector<CrowdBlob>& crowd() const { return crowd_; }  // as last heard
     bool heard() const { return heard_; }
@@ -63,7 +64,7 @@ public:
     bool agreed() const { return agreed_; }
 
 private:
-    DeltaMirror<HeldEnemy> mirror_;
+    DeltaReceiver<HeldEnemy> receiver_;
     std::vector<Vec2> players_;
     std::vector<CrowdBlob> crowd_;
     std::uint64_t newest_ms_ = 0;

@@ -51,22 +51,14 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
                                  Transport& link, HordeServeScratch& scratch, Profiler* profiler) {
     HordeSent sent;
     const double now_ms = round.now_ms;
-    DeltaPlan& plan_ = scratch.plan;  // short local names for the shared buffers
-    std::vector<Vec2>& entered_positions_ = scratch.entered_positions;
     std::vector<HordeSample>& samples_ = scratch.samples;
     std::vector<CrowdBlob>& crowd_ = scratch.crowd;
     std::vector<Summary>& summaries_ = scratch.summaries;
-    std::vector<std::uint8_t>& packet_ = scratch.packet;
+    std::vector<std::uint8_t>& packet_ = scratch.packet;  // short local names for the shared buffers
     std::optional<PhaseScope> phase(std::in_place, profiler, "delta");
     while (link.poll(now_ms, packet_)) {
-        AckReport report;
-        if (decode_ack(packet_, report) != WireError::None) {
-            ++decode_errors_;
-            continue;
-        }
-        baseline_.observe_ack_at(report, now_ms);
+        if (stream_.receive_ack(packet_, now_ms) != WireError::None) ++decode_errors_;
     }
-    if (!baseline_.should_send(now_ms)) return sent;
     const HordeWorld& w = *round.world;
     const std::vector<std::uint64_t>& relevant = (*round.relevant)[player];
     const std::vector<std::uint64_t>& keys = options.relevance ? relevant : *round.everyone;
@@ -104,13 +96,21 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     } else {
         used += 1;
     }
-    baseline_.plan(keys, plan_, kMaxHordePacketBytes - std::min(used, kMaxHordePacketBytes - kMinFrameBytes));
+    // Flow control decides inside frame(): a throttled subscriber gets nothing this round.
+    const StreamStatus status = stream_.frame(
+        keys, [&](SlotKey key) { return w.position_at(key.index); }, now_ms, scratch.nested,
+        kMaxHordePacketBytes - std::min(used, kMaxHordePacketBytes - kMinFrameBytes));
+    if (status == StreamStatus::Throttled) return HordeSent{};
+    if (status == StreamStatus::Refused) {
+        // The encoder refused what no client could decode (a position off the wire's range, a
+        // list over its limit): counted, never sent; the stream treats it as lost.
+        ++refused_frames_;
+        return HordeSent{};
+    }
+    const DeltaPlan& plan_ = stream_.last_plan();
     used += delta_frame_bytes(plan_, kHordePositionBytes);
     phase.reset();
     phase.emplace(profiler, "encode");
-
-    entered_positions_.clear();
-    for (std::uint64_t k : plan_.entered) entered_positions_.push_back(w.position_at(SlotKey::decode(k)->index));
 
     // Round-robin corrections: each relevant enemy every `ratio` frames, except those whose
     // entry (with its position) is in this frame already, while the packet has room (one that
@@ -133,11 +133,10 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
         samples_.push_back({k, w.position_at(slot.index)});
     }
 
-    sent.bytes = encode_horde_packet(scratch.writer, scratch.nested, time_ms, plan_, entered_positions_,
-                                     w.player_positions(), samples_, crowd_);
+    sent.bytes =
+        encode_horde_packet(scratch.writer, scratch.nested.bytes(), time_ms, w.player_positions(), samples_, crowd_);
     if (!sent.bytes.ok) {
-        // The encoder refused what no client could decode (a position off the wire's range, a
-        // list over its limit): counted, never sent; the baseline treats it as lost.
+        // Longer than one datagram: counted, never sent; the stream treats it as lost.
         ++refused_frames_;
         return sent;
     }

@@ -3,8 +3,9 @@
 // Each send round the world's owner computes what is shared by every subscriber (each
 // player's relevant keys from the grid, the broadcast list, the crowd tree) into a
 // HordeRound; then every subscriber's HordeServerHalf reads the acknowledgements its
-// transport delivered, plans a delta against its DeltaBaseline, picks round-robin
-// corrections and crowd summaries, encodes one packet and sends it. The half owns only
+// transport delivered into its DeltaStream, has the stream plan and encode the membership
+// frame into what the rest of the packet leaves, picks round-robin corrections and crowd
+// summaries, wraps the frame in one packet and sends it. The half owns only
 // per-subscriber state; the same class serves a page lane (over a LinkPair) and a room seat
 // (over the room's socket transport).
 #pragma once
@@ -18,7 +19,8 @@
 #include "horde/horde_wire.hpp"
 #include "horde/horde_world.hpp"
 #include "vantage/aggregate_tree.hpp"
-#include "vantage/delta_baseline.hpp"
+#include "vantage/assert.hpp"
+#include "vantage/delta_stream.hpp"
 
 namespace vantage::play {
 
@@ -42,7 +44,7 @@ struct HordeServeOptions {
 
 // What one serve() sent, for the lane's meters.
 struct HordeSent {
-    bool sent = false;  // false: nothing due (the baseline was not ready to send)
+    bool sent = false;  // false: nothing due (flow control throttled the stream), or refused
     HordePacketBytes bytes;
     double uuid_bytes = 0;  // the same content with 16-byte ids and f32 positions
     std::size_t entered = 0, left = 0, samples = 0, blobs = 0;
@@ -53,40 +55,49 @@ struct HordeSent {
 // Buffers one thread's serve() calls reuse, shared by every subscriber it serves (so a
 // steady state allocates nothing, however many subscribers there are).
 struct HordeServeScratch {
-    DeltaPlan plan;
-    std::vector<Vec2> entered_positions;
     std::vector<HordeSample> samples;
     std::vector<CrowdBlob> crowd;
     std::vector<Summary> summaries;
-    ByteWriter writer, nested;
+    ByteWriter writer, nested;  // the packet, and the membership frame the stream writes
     std::vector<std::uint8_t> packet;
 };
 
 class HordeServerHalf {
 public:
-    // Every entered key travels with its position, so the planner counts kHordePositionBytes
-    // for each whatever options says.
-    explicit HordeServerHalf(const DeltaBaselineOptions& options) : baseline_(with_positions(options)) {}
+    // Every entered key travels with its position (within two arenas of the origin, so at most
+    // kHordePositionBytes each), and the membership frame is planned into the packet's limit.
+    explicit HordeServerHalf(const DeltaBaselineOptions& options) : stream_(stream_options(options)) {
+        VANTAGE_ASSERT(stream_.baseline().options().entered_value_bytes == kHordePositionBytes,
+                       "HordeServerHalf: the stream must plan kHordePositionBytes per entered key");
+    }
 
-    // Reads the acknowledgements `link` delivered by round.now_ms, then (if the baseline
-    // sends now) one frame for player `player`. Acknowledgements are read first so the plan
-    // diffs against the newest acknowledged state.
+    // Reads the acknowledgements `link` delivered by round.now_ms, then (if flow control lets
+    // one through now) one frame for player `player`. Acknowledgements are read first so the
+    // plan diffs against the newest acknowledged state.
     HordeSent serve(const HordeRound& round, std::size_t player, const HordeServeOptions& options, Transport& link,
                     HordeServeScratch& scratch, Profiler* profiler = nullptr);
 
-    DeltaBaseline& baseline() { return baseline_; }
-    const DeltaBaseline& baseline() const { return baseline_; }
+    DeltaStream& stream() { return stream_; }
+    DeltaBaseline& baseline() { return stream_.baseline(); }
+    const DeltaBaseline& baseline() const { return stream_.baseline(); }
     std::uint64_t frames() const { return frames_; }                            // frames sent
     std::uint64_t decode_errors() const { return decode_errors_; }              // acknowledgements refused
     std::uint64_t refused_frames() const { return refused_frames_; }            // frames the encoder refused (not sent)
     std::size_t largest_packet_bytes() const { return largest_packet_bytes_; }  // of those sent
 
 private:
-    static DeltaBaselineOptions with_positions(DeltaBaselineOptions options) {
-        options.entered_value_bytes = kHordePositionBytes;
-        return options;
+    static DeltaStreamOptions stream_options(const DeltaBaselineOptions& o) {
+        return {.policy = o.policy,
+                .frontier = o.frontier,
+                .history = o.history,
+                .stalled_after_ms = o.stalled_after_ms,
+                .keepalive_every_ms = o.keepalive_every_ms,
+                .max_frame_bytes = kMaxHordePacketBytes,
+                .positions = true,
+                .position_step = kSampleStep,
+                .position_max_abs = 2.0f * horde::kArena};
     }
-    DeltaBaseline baseline_;
+    DeltaStream stream_;
     std::uint64_t frames_ = 0;
     std::uint64_t decode_errors_ = 0;
     std::uint64_t refused_frames_ = 0;

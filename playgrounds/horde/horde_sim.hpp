@@ -2,9 +2,9 @@
 //
 // One authoritative HordeWorld, and several lanes serving it in lockstep. A lane is one way
 // of telling every client what is near it: per client, relevance (SpatialGrid, view radius)
-// picks the enemies, DeltaBaseline streams that set as entered/left over a LossyLink (naive:
+// picks the enemies, a DeltaStream streams that set as entered/left over a LossyLink (naive:
 // diff against what was sent; acked: diff against what the client acknowledged), the
-// client rebuilds it in a DeltaMirror, round-robin corrections keep the positions honest,
+// client rebuilds it with a DeltaReceiver, round-robin corrections keep the positions honest,
 // and optionally an AggregateTree (weight = headcount) sends crowd summaries of the world
 // outside the view. Every lane of a client shares the same loss pattern (same link seed),
 // so the lanes differ only in strategy.

@@ -48,16 +48,24 @@ WireError decode_after_membership(ByteReader& r, HordePacket& out) {
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
                                      std::span<const Vec2> entered_positions, std::span<const Vec2> players,
                                      std::span<const HordeSample> samples, std::span<const CrowdBlob> crowd) {
-    HordePacketBytes sizes;
     scratch.clear();
     encode_delta_frame(scratch, plan, entered_positions);
+    HordePacketBytes sizes = encode_horde_packet(w, scratch.bytes(), time_ms, players, samples, crowd);
+    sizes.ok = sizes.ok && scratch.ok();
+    return sizes;
+}
+
+HordePacketBytes encode_horde_packet(ByteWriter& w, std::span<const std::uint8_t> delta_frame, std::uint64_t time_ms,
+                                     std::span<const Vec2> players, std::span<const HordeSample> samples,
+                                     std::span<const CrowdBlob> crowd) {
+    HordePacketBytes sizes;
     w.clear();
     w.write_u8(kHordePacketType);
     w.write_varint(time_ms);
-    w.write_varint(scratch.size());
+    w.write_varint(delta_frame.size());
     sizes.header = w.size();
-    w.write_bytes(scratch.bytes());
-    sizes.membership = scratch.size();
+    w.write_bytes(delta_frame);
+    sizes.membership = delta_frame.size();
 
     std::size_t mark = w.size();
     w.write_varint(players.size());
@@ -84,7 +92,7 @@ HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::ui
         w.write_varint(b.count);
     }
     sizes.crowd = w.size() - mark;
-    sizes.ok = scratch.ok() && w.ok() && w.size() <= kMaxHordePacketBytes;
+    sizes.ok = w.ok() && w.size() <= kMaxHordePacketBytes;
     return sizes;
 }
 

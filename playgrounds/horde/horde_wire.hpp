@@ -79,6 +79,10 @@ struct HordePacketBytes {
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
                                      std::span<const Vec2> entered_positions, std::span<const Vec2> players,
                                      std::span<const HordeSample> samples, std::span<const CrowdBlob> crowd);
+// The same around a membership frame already encoded (DeltaStream::frame wrote it).
+HordePacketBytes encode_horde_packet(ByteWriter& w, std::span<const std::uint8_t> delta_frame, std::uint64_t time_ms,
+                                     std::span<const Vec2> players, std::span<const HordeSample> samples,
+                                     std::span<const CrowdBlob> crowd);
 WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& out);
 
 }  // namespace vantage::play

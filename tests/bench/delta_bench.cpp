@@ -37,15 +37,14 @@ void BM_DeltaLossTable(benchmark::State& state) {
                           .deaths_per_sec = 0.2f,
                           .speed = 60.0f});
         // Positions stay within the 2,000-unit world (plus a step's overshoot before a bounce).
-        DeltaLane lane({.baseline = {.policy = policy,
-                                     .frontier = frontier,
-                                     .history = 24,
-                                     .stalled_after_ms = 3000.0,
-                                     .keepalive_every_ms = 1000.0,
-                                     .entered_value_bytes = WireOptions{}.position_bytes_bound(2000.0f)},
+        DeltaLane lane({.stream = {.policy = policy,
+                                   .frontier = frontier,
+                                   .history = 24,
+                                   .stalled_after_ms = 3000.0,
+                                   .keepalive_every_ms = 1000.0,
+                                   .position_max_abs = 2000.0f},
                         .down = {.seed = 11, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss},
-                        .up = {.seed = 12, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss},
-                        .wire = {}});
+                        .up = {.seed = 12, .latency_ms = 30.0, .jitter_ms = 20.0, .loss = loss}});
         std::vector<std::uint64_t> keys, held;
         std::uint64_t down0 = 0, up0 = 0, frames0 = 0, mismatches0 = 0, rebuilds0 = 0;
         for (int f = 0; f < kWarmFrames + kMeasuredFrames; ++f) {
@@ -165,13 +164,46 @@ void BM_DeltaBaselinePlan(benchmark::State& state) {
         in_flight[i % 3] = plan;
         if (i >= 2) {
             mirror.apply(in_flight[(i - 2) % 3], [](std::size_t, SlotKey) { return 0; });
-            baseline.observe_ack(*mirror.ack_report());
+            baseline.observe_ack(*mirror.ack_report(), 0.0);
         }
         ++i;
     }
     state.counters["keys"] = static_cast<double>(frames[0].size());
 }
 BENCHMARK(BM_DeltaBaselinePlan);
+
+// The same steady subscriber through the library's pair: DeltaStream::frame (plan, positions,
+// encode) and DeltaReceiver::apply (decode, apply, events) per frame, acks two frames behind
+// as encoded bytes. The difference from BM_DeltaBaselinePlan is the wire and the events.
+void BM_DeltaStreamFrameAndApply(benchmark::State& state) {
+    ChurnWorld world({.seed = 3, .entities = 3000, .deaths_per_sec = 0.2f});
+    std::vector<std::vector<std::uint64_t>> frames(64);
+    for (auto& f : frames) {
+        world.step(0.0625f);
+        world.relevant(f);
+    }
+    const DeltaStreamOptions options{.position_max_abs = 2000.0f};
+    DeltaStream stream(options);
+    DeltaReceiver<Vec2> receiver(options);
+    std::vector<ByteWriter> in_flight(3);
+    ByteWriter ack;
+    std::size_t i = 0;
+    std::uint64_t bytes = 0;
+    for (auto _ : state) {
+        ByteWriter& out = in_flight[i % 3];
+        stream.frame(
+            frames[i % frames.size()], [&](SlotKey k) { return world.position(k.encode()); }, 0.0, out);
+        bytes += out.size();
+        if (i >= 2) {
+            receiver.apply(in_flight[(i - 2) % 3].bytes());
+            if (receiver.write_ack(ack)) stream.receive_ack(ack.bytes(), 0.0);
+        }
+        ++i;
+    }
+    state.counters["keys"] = static_cast<double>(frames[0].size());
+    state.counters["bytes_per_frame"] = i > 0 ? static_cast<double>(bytes) / static_cast<double>(i) : 0.0;
+}
+BENCHMARK(BM_DeltaStreamFrameAndApply);
 
 DeltaPlan sample_frame(std::vector<Vec2>& positions) {
     DeltaPlan p;

@@ -14,33 +14,25 @@ int main() {
     for (Vec2& p : world) p = {rng.range(0.0f, 1000.0f), rng.range(0.0f, 1000.0f)};
     SpatialGrid grid({.extent = {1000.0f, 1000.0f}, .cell_size = 50.0f});
     grid.build(world);
-    DeltaBaseline server({.frontier = AckFrontier::AnyReceived});  // one per client
-    DeltaMirror<Vec2> client;
-    std::vector<std::uint32_t> near;
-    std::vector<std::uint64_t> keys;
-    std::vector<Vec2> spawned;
-    DeltaPlan plan;
-    DeltaFrame frame;
-    ByteWriter wire;
+    DeltaStream server;          // one per client: plans against what it acknowledged, encodes
+    DeltaReceiver<Vec2> client;  // one per connection: decodes, applies, acknowledges
+    const auto key_of = [](std::uint32_t id) { return SlotKey{id, 0}; };
+    const auto position_of = [&](SlotKey key) { return world[key.index]; };
+    VisibilitySet near;
+    ByteWriter frame, ack;  // frame.bytes() and ack.bytes() are the datagrams
     for (int tick = 0; tick < 600; ++tick) {
         const float t = static_cast<float>(std::min(tick, 540)) / 90.0f;  // still for the last 60
         near.clear();
-        grid.query_radius({500.0f + 300.0f * std::cos(t), 500.0f + 300.0f * std::sin(t)}, 150.0f, near);
-        keys.clear();
-        for (std::uint32_t id : near) keys.push_back(SlotKey{id, 0}.encode());
-        std::sort(keys.begin(), keys.end());  // plan() takes ascending keys
-        server.plan(keys, plan);
-        spawned.clear();
-        for (std::uint64_t k : plan.entered) spawned.push_back(world[SlotKey::decode(k)->index]);
-        wire.clear();
-        encode_delta_frame(wire, plan, spawned);  // wire.bytes() is the datagram
-        if (tick % 4 == 1) continue;              // lost on the way
-        if (decode_delta_frame(wire.bytes(), frame) != WireError::None) return 1;
-        client.apply(frame.plan, [&](std::size_t i, SlotKey) { return frame.entered_positions[i]; });
-        if (const auto ack = client.ack_report()) server.observe_ack(*ack);  // on the wire: encode_ack
+        grid.for_each_in_radius({500.0f + 300.0f * std::cos(t), 500.0f + 300.0f * std::sin(t)}, 150.0f,
+                                [&](std::uint32_t id, Vec2) { near.insert(id); });
+        if (server.frame(near, key_of, position_of, tick * 50.0, frame) != StreamStatus::Written) return 1;
+        if (tick % 4 == 1) continue;  // lost on the way
+        if (client.apply(frame.bytes()) != WireError::None) return 1;
+        if (client.write_ack(ack)) server.receive_ack(ack.bytes(), tick * 50.0);
     }
-    const bool same = client.size() == keys.size() && client.digest() == SetDigest::from_keys(keys).digest();
-    std::printf("client holds %zu, server relevant %zu, frames lost %llu: %s\n", client.size(), keys.size(),
-                static_cast<unsigned long long>(client.counters().frames_lost), same ? "ok" : "MISMATCH");
-    return same && !keys.empty() && client.counters().frames_lost > 0 ? 0 : 1;
+    bool same = client.mirror().size() == near.count() && client.agreed();
+    near.for_each([&](std::uint32_t id) { same = same && client.mirror().contains(key_of(id)); });
+    std::printf("client holds %zu, server relevant %zu, frames lost %llu: %s\n", client.mirror().size(), near.count(),
+                static_cast<unsigned long long>(client.mirror().counters().frames_lost), same ? "ok" : "MISMATCH");
+    return same && near.count() > 0 && client.mirror().counters().frames_lost > 0 ? 0 : 1;
 }

@@ -36,7 +36,7 @@ struct Stream {
     void deliver(const DeltaPlan& p) {
         client.apply(p, [](std::size_t, SlotKey) { return 0; });
     }
-    AckOutcome ack() { return server.observe_ack(*client.ack_report()); }
+    AckOutcome ack() { return server.observe_ack(*client.ack_report(), 0.0); }
     // Plan, deliver and acknowledge one frame.
     const DeltaPlan& round(const Keys& world) {
         send(world);
@@ -119,7 +119,7 @@ TEST(DeltaBaseline, ARebuildStartsANewEpochAndOneAckRoundTripEndsTheFullSets) {
     EXPECT_EQ(rebuild.seq, 6u);
     EXPECT_TRUE(rebuild.full_baseline);
     // The report for 5 names the old epoch: it is not adopted, and 7 is still full.
-    s.server.observe_ack(late);
+    s.server.observe_ack(late, 0.0);
     EXPECT_FALSE(s.server.acked_seq().has_value());
     EXPECT_TRUE(s.send(world).full_baseline);
     // One round trip for 6 ends the full sets.
@@ -140,7 +140,7 @@ TEST(DeltaBaseline, ASilentSubscriberIsThrottledToKeepalivesAndOneAckRestoresIt)
         s.send(world);
         if (t < 1000.0) {
             s.deliver(s.plan);
-            s.server.observe_ack_at(*s.client.ack_report(), t);
+            s.server.observe_ack(*s.client.ack_report(), t);
         }
         if (t >= 5000.0) ++sends_late;
     }
@@ -149,12 +149,12 @@ TEST(DeltaBaseline, ASilentSubscriberIsThrottledToKeepalivesAndOneAckRestoresIt)
     EXPECT_LE(sends_late, 7);
     // The client speaks again: that is the resume signal, and the next plan is full.
     s.deliver(s.plan);
-    EXPECT_EQ(s.server.observe_ack_at(*s.client.ack_report(), t), AckOutcome::Resumed);
+    EXPECT_EQ(s.server.observe_ack(*s.client.ack_report(), t), AckOutcome::Resumed);
     ASSERT_TRUE(s.server.should_send(t));
     const DeltaPlan full = s.send(world);
     EXPECT_TRUE(full.full_baseline);
     s.deliver(full);
-    s.server.observe_ack_at(*s.client.ack_report(), t + 62.0);
+    s.server.observe_ack(*s.client.ack_report(), t + 62.0);
     ASSERT_TRUE(s.server.should_send(t + 62.0));
     const DeltaPlan& next = s.send(world);
     EXPECT_FALSE(next.full_baseline);
@@ -236,7 +236,7 @@ TEST(DeltaBaseline, TheNaivePolicyLosesALostPacketsContentsForever) {
         EXPECT_EQ(s.round(slots({1, 2, 9})).entered, Keys{});
     }
     EXPECT_EQ(s.held(), slots({1, 2}));
-    EXPECT_EQ(s.server.observe_ack(*s.client.ack_report()), AckOutcome::Ignored);
+    EXPECT_EQ(s.server.observe_ack(*s.client.ack_report(), 0.0), AckOutcome::Ignored);
 }
 
 TEST(DeltaBaseline, ADriftedMirrorIsCaughtByItsDigestAndRebuilt) {
@@ -339,8 +339,8 @@ TEST(DeltaBaseline, ABaselineOlderThanTheHistoryForcesARebuild) {
     EXPECT_EQ(s.server.full_rebuilds(), 2u);
 }
 
-TEST(DeltaBaseline, AcknowledgingAPacketAfterAGapDoesNotMoveTheBaselinePastIt) {
-    Stream s;
+TEST(DeltaBaseline, WithTheContiguousFrontierAPacketAfterAGapDoesNotMoveTheBaselinePastIt) {
+    Stream s({.frontier = AckFrontier::Contiguous});
     DeltaPlan p0, p1, p2;
     s.server.plan(slots({1}), p0);
     s.server.plan(slots({1, 2}), p1);
@@ -360,11 +360,35 @@ TEST(DeltaBaseline, AcknowledgingAPacketAfterAGapDoesNotMoveTheBaselinePastIt) {
     EXPECT_EQ(s.server.acked_seq(), 3u) << "the frontier stops before the gap, not at the newest bit";
 }
 
+TEST(DeltaBaseline, TheDefaultFrontierAdoptsTheNewestFrameThatArrived) {
+    EXPECT_EQ(DeltaBaselineOptions{}.frontier, AckFrontier::AnyReceived);
+    Stream s;
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    s.send(slots({1, 2, 3}));  // lost
+    s.round(slots({1, 2, 3, 4}));
+    EXPECT_EQ(s.server.acked_seq(), s.plan.seq) << "the frontier passes the gap";
+    EXPECT_EQ(s.held(), slots({1, 2, 3, 4}));
+}
+
+TEST(DeltaBaseline, EveryAcknowledgementIsLivenessForFlowControl) {
+    Stream s({.stalled_after_ms = 3000.0, .keepalive_every_ms = 1000.0});
+    int sent = 0;
+    for (double t = 0.0; t < 660 * 62.5; t += 62.5) {
+        if (!s.server.should_send(t)) continue;
+        ++sent;
+        s.send(slots({1, 2}));
+        s.deliver(s.plan);
+        s.server.observe_ack(*s.client.ack_report(), t);
+    }
+    EXPECT_EQ(sent, 660);
+    EXPECT_EQ(s.server.counters().keepalives, 0u);
+}
+
 TEST(DeltaBaseline, AnAckNamingAFrameNeverSentIsRejected) {
     Stream s;
     s.round(slots({1}));
-    EXPECT_EQ(s.server.observe_ack({.newest = 50, .mask = 0, .digest = 0}), AckOutcome::Rejected);
-    EXPECT_EQ(s.server.observe_ack_at({.newest = 50, .mask = 0, .digest = 0}, 0.0), AckOutcome::Rejected);
+    EXPECT_EQ(s.server.observe_ack({.newest = 50, .mask = 0, .digest = 0}, 0.0), AckOutcome::Rejected);
+    EXPECT_EQ(s.server.observe_ack({.newest = 50, .mask = 0, .digest = 0}, 0.0), AckOutcome::Rejected);
     EXPECT_EQ(s.server.counters().rejected_acks, 2u);
     EXPECT_EQ(s.server.acked_seq(), 0u);
 }
@@ -419,7 +443,7 @@ TEST(DeltaBaseline, WithTheAnyReceivedFrontierALostFrameDoesNotStallTheBaseline)
 }
 
 TEST(DeltaBaseline, WithTheContiguousFrontierALostFrameStallsTheBaselineUntilARebuild) {
-    Stream s({.history = 8});
+    Stream s({.frontier = AckFrontier::Contiguous, .history = 8});
     for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
     const auto before = s.server.acked_seq();
     s.send(slots({1, 2, 9}));  // lost

@@ -7,7 +7,9 @@
 // recovery the client's mirror must equal the server's set for the frame it last applied,
 // from at most kOracleBoundFrames after the heal to the end; under Naive the same harness
 // must leave clients diverged, holding entities that are dead on the server, for good. The run
-// itself lives in tests/support/delta_scenario.hpp, shared with the benchmark's sweep.
+// itself lives in tests/support/delta_scenario.hpp, shared with the benchmark's sweep; its lane
+// is the library's DeltaStream and DeltaReceiver over two LossyLinks, so these tests cover the
+// pair as users get it. Both frontiers run: AnyReceived (the default) and Contiguous.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -9,10 +9,11 @@
 // the world. The relevant set therefore churns three ways: movement across the edge, deaths,
 // and spawns.
 //
-// DeltaLane: one subscriber end to end. The server half plans (DeltaBaseline), encodes
-// (delta_wire) and sends down a LossyLink; the client half decodes, applies to a
-// DeltaMirror<Vec2> and acknowledges up a second LossyLink; the server half decodes acks.
-// Every byte counted is a byte the encoder produced.
+// DeltaLane: one subscriber end to end through the library's own pair: a DeltaStream plans
+// and encodes each frame and sends it down a LossyLink; a DeltaReceiver<Vec2> decodes and
+// applies it and acknowledges up a second LossyLink; the stream decodes the acks. Every byte
+// counted is a byte the encoder produced. What the lane adds is the measuring: bytes, the
+// server's set per frame (the oracle's truth) and the errors seen.
 #pragma once
 
 #include <algorithm>
@@ -23,9 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "vantage/delta_baseline.hpp"
-#include "vantage/delta_mirror.hpp"
-#include "vantage/delta_wire.hpp"
+#include "vantage/delta_stream.hpp"
 #include "vantage/lossy_link.hpp"
 #include "vantage/random.hpp"
 #include "vantage/slot_allocator.hpp"
@@ -114,62 +113,49 @@ private:
 };
 
 struct DeltaLaneOptions {
-    DeltaBaselineOptions baseline;
-    LossyLinkOptions down;  // server -> client
-    LossyLinkOptions up;    // client -> server
-    WireOptions wire;
-    bool send_positions = true;      // entered keys carry a quantized position
+    DeltaStreamOptions stream;       // both ends (positions on by default)
+    LossyLinkOptions down;           // server -> client
+    LossyLinkOptions up;             // client -> server
     std::size_t truth_frames = 256;  // server sets remembered by sequence, for the oracle
 };
 
 class DeltaLane {
 public:
     explicit DeltaLane(const DeltaLaneOptions& options)
-        : options_(options), baseline_(options.baseline), down_(options.down), up_(options.up) {}
+        : options_(options), stream_(options.stream), receiver_(options.stream), down_(options.down), up_(options.up) {}
 
     // The server's half of one frame. position_of(packed key) -> Vec2.
     template <class PositionOf>
     void server_send(double now_ms, std::span<const std::uint64_t> keys, PositionOf&& position_of) {
         server_receive(now_ms);
-        if (!baseline_.should_send(now_ms)) return;
-        baseline_.plan(keys, plan_);
-        positions_.clear();
-        if (options_.send_positions) {
-            for (std::uint64_t k : plan_.entered) positions_.push_back(position_of(k));
-        }
-        writer_.clear();
-        encode_delta_frame(writer_, plan_, positions_, options_.wire);
-        if (!writer_.ok()) {
+        const StreamStatus status = stream_.frame(
+            keys, [&](SlotKey key) { return position_of(key.encode()); }, now_ms, writer_);
+        if (status == StreamStatus::Throttled) return;
+        if (status == StreamStatus::Refused) {
             ++encode_failures_;
             return;
         }
         bytes_down_ += writer_.size();
         frames_sent_ += 1;
-        largest_frame_ = std::max<std::size_t>(largest_frame_, writer_.size());
         down_.send(now_ms, writer_.bytes());
-        truth_.emplace_back(plan_.seq, std::vector<std::uint64_t>(keys.begin(), keys.end()));
+        truth_.emplace_back(stream_.last_plan().seq, std::vector<std::uint64_t>(keys.begin(), keys.end()));
         while (truth_.size() > options_.truth_frames) truth_.pop_front();
     }
 
-    // The client's half: apply whatever arrived, then acknowledge once.
+    // The client's half: apply whatever arrived, then acknowledge once. Each frame's digest
+    // is compared when it is the newest applied (the receiver counts "mirror digest
+    // mismatches" in mirror().counters().divergences; repair is the server's job).
     void client_receive(double now_ms) {
         bool any = false;
         while (down_.poll(now_ms, packet_)) {
-            if (decode_delta_frame(packet_, frame_, options_.wire) != WireError::None) {
+            if (receiver_.apply(packet_) != WireError::None) {
                 ++decode_errors_;
                 continue;
             }
-            const std::vector<Vec2>& pos = frame_.entered_positions;
-            mirror_.apply(frame_.plan, [&](std::size_t i, SlotKey) { return i < pos.size() ? pos[i] : Vec2{}; });
-            // The frame's digest describes the server's whole set: compare when this is the
-            // newest frame (counts "mirror digest mismatches"; repair is the server's job).
-            if (mirror_.applied_seq() == frame_.plan.seq) mirror_.settle(frame_.plan.digest);
             any = true;
         }
         if (!any) return;
-        if (const auto report = mirror_.ack_report()) {
-            writer_.clear();
-            encode_ack(writer_, *report);
+        if (receiver_.write_ack(writer_)) {
             bytes_up_ += writer_.size();
             up_.send(now_ms, writer_.bytes());
         }
@@ -177,18 +163,13 @@ public:
 
     void server_receive(double now_ms) {
         while (up_.poll(now_ms, packet_)) {
-            AckReport report;
-            if (decode_ack(packet_, report) != WireError::None) {
-                ++decode_errors_;
-                continue;
-            }
-            baseline_.observe_ack_at(report, now_ms);
+            if (stream_.receive_ack(packet_, now_ms) != WireError::None) ++decode_errors_;
         }
     }
 
     // The server's set for the newest frame the mirror applied (nullptr when unknown).
     const std::vector<std::uint64_t>* truth_at_applied() const {
-        const auto seq = mirror_.applied_seq();
+        const auto seq = mirror().applied_seq();
         if (!seq) return nullptr;
         for (auto it = truth_.rbegin(); it != truth_.rend(); ++it) {
             if (it->first == *seq) return &it->second;
@@ -197,12 +178,13 @@ public:
     }
     void held(std::vector<std::uint64_t>& out) const {
         out.clear();
-        mirror_.keys(out);
+        mirror().keys(out);
     }
 
-    DeltaBaseline& baseline() { return baseline_; }
-    const DeltaBaseline& baseline() const { return baseline_; }
-    const DeltaMirror<Vec2>& mirror() const { return mirror_; }
+    DeltaStream& stream() { return stream_; }
+    const DeltaBaseline& baseline() const { return stream_.baseline(); }
+    const DeltaReceiver<Vec2>& receiver() const { return receiver_; }
+    const DeltaMirror<Vec2>& mirror() const { return receiver_.mirror(); }
     LossyLink& down() { return down_; }
     LossyLink& up() { return up_; }
     std::uint64_t bytes_down() const { return bytes_down_; }
@@ -210,17 +192,14 @@ public:
     std::uint64_t frames_sent() const { return frames_sent_; }
     std::uint64_t decode_errors() const { return decode_errors_; }
     std::uint64_t encode_failures() const { return encode_failures_; }
-    std::size_t largest_frame() const { return largest_frame_; }
+    std::size_t largest_frame() const { return stream_.counters().largest_frame_bytes; }
 
 private:
     DeltaLaneOptions options_;
-    DeltaBaseline baseline_;
-    DeltaMirror<Vec2> mirror_;
+    DeltaStream stream_;
+    DeltaReceiver<Vec2> receiver_;
     LossyLink down_;
     LossyLink up_;
-    DeltaPlan plan_;
-    DeltaFrame frame_;
-    std::vector<Vec2> positions_;
     ByteWriter writer_;
     std::vector<std::uint8_t> packet_;
     std::deque<std::pair<std::uint64_t, std::vector<std::uint64_t>>> truth_;
@@ -229,7 +208,6 @@ private:
     std::uint64_t frames_sent_ = 0;
     std::uint64_t decode_errors_ = 0;
     std::uint64_t encode_failures_ = 0;
-    std::size_t largest_frame_ = 0;
 };
 
 // Held keys dead on the server (phantoms) and relevant keys not held (missing).
@@ -314,24 +292,23 @@ inline constexpr float kOracleMaxAbs = 400.0f;
 // max_frame_bytes: the planner's and the wire's frame limit, and the links' MTU (any larger
 // frame is dropped by the link, so a frame that does not fit can never be delivered).
 inline OracleOutcome run_oracle(std::uint64_t seed, RecoveryPolicy policy, bool allow_flow_control = true,
-                                AckFrontier frontier = AckFrontier::Contiguous, std::size_t max_frame_bytes = 1200) {
+                                AckFrontier frontier = DeltaStreamOptions{}.frontier,
+                                std::size_t max_frame_bytes = 1200) {
     OracleDraw d = draw_oracle_conditions(seed);
     d.flow_control = d.flow_control && allow_flow_control;
     d.link.mtu_bytes = max_frame_bytes;
-    const WireOptions wire{.max_frame_bytes = max_frame_bytes};
     ChurnWorld world({.seed = seed, .entities = 60, .world_size = 400.0f, .deaths_per_sec = 0.4f, .speed = 40.0f});
     LossyLinkOptions up = d.link;
     up.seed = mix64(seed + 1);
-    DeltaLane lane({.baseline = {.policy = policy,
-                                 .frontier = frontier,
-                                 .history = 24,
-                                 .stalled_after_ms = d.flow_control ? 3000.0 : 0.0,
-                                 .keepalive_every_ms = 1000.0,
-                                 .max_frame_bytes = max_frame_bytes,
-                                 .entered_value_bytes = wire.position_bytes_bound(kOracleMaxAbs)},
+    DeltaLane lane({.stream = {.policy = policy,
+                               .frontier = frontier,
+                               .history = 24,
+                               .stalled_after_ms = d.flow_control ? 3000.0 : 0.0,
+                               .keepalive_every_ms = 1000.0,
+                               .max_frame_bytes = max_frame_bytes,
+                               .position_max_abs = kOracleMaxAbs},
                     .down = d.link,
-                    .up = up,
-                    .wire = wire});
+                    .up = up});
     std::vector<std::uint64_t> keys, held;
     OracleOutcome out;
     int equal_since = -1;

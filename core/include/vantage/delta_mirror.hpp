@@ -183,6 +183,13 @@ public:
         if (entry.generation != key.generation) return nullptr;
         return &*entry.value;
     }
+    // The occupant held at slot index, whatever its generation (nullopt when none).
+    std::optional<SlotKey> held_at(std::uint32_t index) const {
+        const Slot* slot = find(index);
+        if (!slot || slot->entry == kNone) return std::nullopt;
+        const Entry& entry = entries_[slot->entry];
+        return SlotKey{entry.index, entry.generation};
+    }
     // Like get, but a slot held by another occupant counts as a stale reference: this is the
     // path a game's updates take, so the count shows how often names outlive occupants.
     E* get_mut(SlotKey key) {

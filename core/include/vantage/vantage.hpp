@@ -15,6 +15,7 @@
 #include "vantage/delta_baseline.hpp"
 #include "vantage/delta_mirror.hpp"
 #include "vantage/delta_plan.hpp"
+#include "vantage/delta_stream.hpp"
 #include "vantage/delta_wire.hpp"
 #include "vantage/gravity_field.hpp"
 #include "vantage/grid_quantizer.hpp"
