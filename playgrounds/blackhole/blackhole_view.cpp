@@ -17,7 +17,7 @@
 namespace vantage::play {
 namespace {
 
-constexpr ImU32 kGhost = IM_COL32(120, 130, 150, 70);
+constexpr ImU32 kGhost = IM_COL32(140, 165, 210, 125);  // the server's pellets, under the client's
 constexpr ImU32 kPellet = IM_COL32(250, 210, 120, 230);
 constexpr ImU32 kTrueHole = IM_COL32(200, 200, 220, 90);
 constexpr ImU32 kHeldHole = IM_COL32(160, 90, 255, 255);
@@ -50,7 +50,8 @@ void draw_held(const WorldView& w, const BlackholeClientHalf& client, Vec2 eye, 
         const WeightedPoint& a = client.attractors()[i];
         const float r = radius_for_weight(a.weight);
         if (client.hole_ids()[i] == BlackholeClientHalf::kClusterId) {
-            w.circle(a.position(), r, kCluster, 2.0f);
+            w.disc(a.position(), r, IM_COL32(90, 200, 255, 45));
+            w.circle(a.position(), r, kCluster, 2.5f);
             char label[24];
             std::snprintf(label, sizeof label, "%.0f", a.weight);
             w.text(a.position() + Vec2{r, -r}, kCluster, label);
