@@ -60,7 +60,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     std::optional<PhaseScope> phase(std::in_place, profiler, "delta");
     while (link.poll(now_ms, packet_)) {
         AckReport report;
-        if (decode_ack(packet_, report) != WireError::None) {
+        if (decode_ack(packet_, report) != WireError::Ok) {
             ++decode_errors_;
             continue;
         }

@@ -230,10 +230,10 @@ void draw_inspector(const ClientLane& c, int lane) {
     ImGui::TextWrapped("%s packet, %zu bytes, sent at %.1f ms: %s", mark->up ? "input (up)" : "state (down)",
                        mark->bytes.size(), mark->sent_ms, fate);
     if (mark->arrived_ms >= 0.0) {
-        if (mark->up && e == WireError::None && !in.inputs.empty()) {
+        if (mark->up && e == WireError::Ok && !in.inputs.empty()) {
             ImGui::TextWrapped("After %.0f ms on the link the server applied inputs #%u to #%zu it had not seen.",
                                mark->arrived_ms - mark->sent_ms, in.first_seq, in.first_seq + in.inputs.size() - 1);
-        } else if (!mark->up && e == WireError::None) {
+        } else if (!mark->up && e == WireError::Ok) {
             const double ms = mark->arrived_ms - mark->sent_ms;
             if (!c.mech.prediction)
                 ImGui::TextWrapped("After %.0f ms on the link the client drew its player where this packet put it.",

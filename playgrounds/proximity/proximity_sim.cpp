@@ -451,22 +451,22 @@ void ProximitySim::run_crosslink(Lane& lane) {
 void ProximitySim::run_nearby(Lane& lane) {
     PhaseScope phase(profiler_, "nearby");
     CountingSink sink;
-    const std::uint64_t before = detector_->operations();
+    const std::uint64_t before = detector_->counters().operations;
     std::uint64_t changes = 0;
     std::uint64_t change_ops = 0;
     for (std::size_t i = 0; i < pos_.size(); ++i) {
         if (!moves_[i]) continue;
-        const std::uint64_t ops_before = detector_->operations();
-        const std::uint64_t changes_before = detector_->node_changes();
+        const std::uint64_t ops_before = detector_->counters().operations;
+        const std::uint64_t changes_before = detector_->counters().node_changes;
         detector_->update(static_cast<std::uint32_t>(i), point_box(pos_[i]), sink);
-        if (detector_->node_changes() != changes_before) {
+        if (detector_->counters().node_changes != changes_before) {
             ++changes;
-            change_ops += detector_->operations() - ops_before;
+            change_ops += detector_->counters().operations - ops_before;
         }
     }
     lane.node_changes.add(static_cast<double>(changes));
     lane.node_change_ops.add(static_cast<double>(change_ops));
-    const std::uint64_t build_ops = detector_->operations() - before;
+    const std::uint64_t build_ops = detector_->counters().operations - before;
     std::uint64_t ops = build_ops;
     for (std::size_t i = 0; i < pos_.size(); ++i) {
         std::uint32_t count = 0;

@@ -18,7 +18,7 @@
 //     every enemy-enemy pair of the packed hordes up to date.
 // Iterations play the recorded ticks forwards and backwards, so motion stays tick-sized.
 // Time per tick; `contacts` is the contacts per tick (all players), `ops` the detector's
-// operations() per tick and `pairs` the pairs it keeps, mean per tick.
+// counters().operations per tick and `pairs` the pairs it keeps, mean per tick.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -215,7 +215,7 @@ void BM_HordeContactsNearby(benchmark::State& state) {
     DetectorContacts detector(min_cell);
     detector.go_to(ticks[0]);
     std::vector<std::vector<std::uint32_t>> out;
-    const std::uint64_t ops_before = detector.detector().operations();
+    const std::uint64_t ops_before = detector.detector().counters().operations;
     std::int64_t step = 0;
     std::uint64_t pairs = 0;
     for (auto _ : state) {
@@ -226,7 +226,7 @@ void BM_HordeContactsNearby(benchmark::State& state) {
         pairs += detector.detector().pair_count();
     }
     const auto ticks_run = static_cast<double>(std::max<std::int64_t>(1, step));
-    state.counters["ops"] = static_cast<double>(detector.detector().operations() - ops_before) / ticks_run;
+    state.counters["ops"] = static_cast<double>(detector.detector().counters().operations - ops_before) / ticks_run;
     state.counters["pairs"] = static_cast<double>(pairs) / ticks_run;  // mean pairs kept, nearly all enemy-enemy
     state.counters["contacts"] = static_cast<double>(total) / static_cast<double>(2 * (kTicks - 1));
 }

@@ -119,7 +119,7 @@ void BM_NearbyDetector(benchmark::State& state, Density density) {
     CountingSink sink;
     for (std::uint32_t id = 0; id < n; ++id) detector.insert(id, w.snapshots[0][id], sink);
     sink.events = 0;
-    const std::uint64_t ops_before = detector.operations();
+    const std::uint64_t ops_before = detector.counters().operations;
     std::int64_t step = 0;
     std::uint64_t moves = 0;
     for (auto _ : state) {
@@ -127,7 +127,7 @@ void BM_NearbyDetector(benchmark::State& state, Density density) {
         for (const std::uint32_t id : *tr.ids) detector.update(id, (*tr.boxes)[id], sink);
         moves += tr.ids->size();
     }
-    state.counters["ops_per_move"] = static_cast<double>(detector.operations() - ops_before) /
+    state.counters["ops_per_move"] = static_cast<double>(detector.counters().operations - ops_before) /
                                      static_cast<double>(std::max<std::uint64_t>(1, moves));
     state.SetItemsProcessed(static_cast<std::int64_t>(moves));
     state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);
@@ -347,7 +347,7 @@ void BM_GridRebuild(benchmark::State& state, Density density) {
 
 // The unit test's world (NodeChangeWorld): one probe walks one cell per move past a row of
 // clusters, every move a node change, with one box per level up to the world's size far
-// away. Times one move; ops_per_move is the detector's operations() per move.
+// away. Times one move; ops_per_move is the detector's counters().operations per move.
 void BM_NearbyNodeChangeProbe(benchmark::State& state) {
     const auto n = static_cast<std::uint32_t>(state.range(0));
     const nearby_test::NodeChangeWorld world(n);
@@ -356,11 +356,11 @@ void BM_NearbyNodeChangeProbe(benchmark::State& state) {
     for (std::uint32_t id = 0; id < world.boxes().size(); ++id) detector.insert(id, world.boxes()[id], sink);
     const std::uint32_t probe = world.probe_id();
     detector.insert(probe, nearby_test::NodeChangeWorld::probe_at(0), sink);
-    const std::uint64_t ops_before = detector.operations();
+    const std::uint64_t ops_before = detector.counters().operations;
     std::int64_t step = 0;
     for (auto _ : state) detector.update(probe, nearby_test::NodeChangeWorld::probe_at(++step), sink);
-    state.counters["ops_per_move"] =
-        static_cast<double>(detector.operations() - ops_before) / static_cast<double>(std::max<std::int64_t>(1, step));
+    state.counters["ops_per_move"] = static_cast<double>(detector.counters().operations - ops_before) /
+                                     static_cast<double>(std::max<std::int64_t>(1, step));
     state.counters["levels"] = world.levels() + 1;
     state.SetItemsProcessed(step);
 }
@@ -423,7 +423,7 @@ void BM_NearbyNodeChangeCrowd(benchmark::State& state) {
     for (std::uint32_t id = 0; id < n; ++id) detector.insert(id, crowd.box(id), sink);
     for (std::uint32_t k = 0; k < crowd.level_boxes().size(); ++k) detector.insert(n + k, crowd.level_boxes()[k], sink);
     sink.events = 0;
-    const std::uint64_t ops_before = detector.operations();
+    const std::uint64_t ops_before = detector.counters().operations;
     std::uint64_t moves = 0;
     std::uint32_t next = 0;
     for (auto _ : state) {
@@ -434,7 +434,7 @@ void BM_NearbyNodeChangeCrowd(benchmark::State& state) {
             ++moves;
         }
     }
-    state.counters["ops_per_move"] = static_cast<double>(detector.operations() - ops_before) /
+    state.counters["ops_per_move"] = static_cast<double>(detector.counters().operations - ops_before) /
                                      static_cast<double>(std::max<std::uint64_t>(1, moves));
     state.counters["levels"] = static_cast<double>(crowd.level_boxes().size() + 1);
     state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);

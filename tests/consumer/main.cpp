@@ -35,7 +35,7 @@ int main() {
         wire.clear();
         encode_delta_frame(wire, plan, spawned);  // wire.bytes() is the datagram
         if (tick % 4 == 1) continue;              // lost on the way
-        if (decode_delta_frame(wire.bytes(), frame) != WireError::None) return 1;
+        if (decode_delta_frame(wire.bytes(), frame) != WireError::Ok) return 1;
         client.apply(frame.plan, [&](std::size_t i, SlotKey) { return frame.entered_positions[i]; });
         if (const auto ack = client.ack_report()) server.observe_ack(*ack);  // on the wire: encode_ack
     }

@@ -280,14 +280,14 @@ std::uint64_t quiet_move_work(std::uint32_t count) {
     EXPECT_EQ(d.pair_count(), 0u);
     const std::uint32_t probe = id;
     d.insert(probe, box_at(100.25f, 100.25f, 0.2f), sink);
-    const std::uint64_t before = d.operations();
+    const std::uint64_t before = d.counters().operations;
     constexpr int kMoves = 100;
     for (int i = 0; i < kMoves; ++i) {
         const float dx = 0.002f * static_cast<float>(i % 10);
         d.update(probe, box_at(100.25f + dx, 100.25f - dx, 0.2f), sink);
     }
     EXPECT_TRUE(d.neighbors(probe).empty());
-    return (d.operations() - before) / kMoves;
+    return (d.counters().operations - before) / kMoves;
 }
 
 TEST(NearbyDetector, AQuietMoveWithinItsNodeCostsTheSameAt1kAnd100kBoxes) {
@@ -309,14 +309,14 @@ std::uint64_t node_change_work(std::uint32_t count) {
     const std::uint32_t probe = world.probe_id();
     d.insert(probe, nearby_test::NodeChangeWorld::probe_at(0), sink);
     const std::uint32_t nodes = d.live_node_count();
-    const std::uint64_t before = d.operations();
-    const std::uint64_t changes_before = d.node_changes();
+    const std::uint64_t before = d.counters().operations;
+    const std::uint64_t changes_before = d.counters().node_changes;
     constexpr int kMoves = 4 * nearby_test::NodeChangeWorld::kWalk;
     for (int i = 1; i <= kMoves; ++i) d.update(probe, nearby_test::NodeChangeWorld::probe_at(i), sink);
-    EXPECT_EQ(d.node_changes() - changes_before, static_cast<std::uint64_t>(kMoves));
+    EXPECT_EQ(d.counters().node_changes - changes_before, static_cast<std::uint64_t>(kMoves));
     EXPECT_EQ(d.live_node_count(), nodes);  // each move made one node and released one
     EXPECT_TRUE(d.neighbors(probe).empty());
-    return (d.operations() - before) / kMoves;
+    return (d.counters().operations - before) / kMoves;
 }
 
 // Issue 22's claim. Before it, a new node was linked by looking up cells on every occupied
@@ -339,10 +339,10 @@ TEST(NearbyDetector, ABoxWanderingOverACellEdgeKeepsItsNode) {
     NearbyDetector d(NearbyOptions{.min_cell = 1.0f});
     d.insert(0, box_at(0.9f, 0.5f, 0.2f), sink);
     d.insert(1, box_at(30.0f, 30.0f, 0.2f), sink);  // a live node elsewhere, not linked
-    const std::uint64_t before = d.operations();
+    const std::uint64_t before = d.counters().operations;
     for (int i = 0; i < 10; ++i) d.update(0, box_at(i % 2 == 0 ? 1.1f : 0.9f, 0.5f, 0.2f), sink);
-    EXPECT_EQ((d.operations() - before) / 10, 3u);  // no node made or dropped, no links
-    EXPECT_EQ(d.node_changes(), 0u);
+    EXPECT_EQ((d.counters().operations - before) / 10, 3u);  // no node made or dropped, no links
+    EXPECT_EQ(d.counters().node_changes, 0u);
     EXPECT_EQ(d.live_node_count(), 2u);
 }
 
@@ -403,13 +403,13 @@ TEST(NearbyDetector, DoubleInsertIsRejectedAndKeepsTheFirstBox) {
 }
 
 TEST(NearbyDetector, OptionsValidateRejectsNonsense) {
-    EXPECT_TRUE(NearbyOptions{}.validate());
-    EXPECT_FALSE((NearbyOptions{.enter_margin = 2.0f, .leave_margin = 1.0f}.validate()));
-    EXPECT_FALSE((NearbyOptions{.enter_margin = -1.0f}.validate()));
-    EXPECT_FALSE((NearbyOptions{.min_cell = 0.0f}.validate()));
-    EXPECT_FALSE((NearbyOptions{.leave_margin = std::numeric_limits<float>::infinity()}.validate()));
-    EXPECT_FALSE((NearbyOptions{.min_cell = 1e-3f, .max_coordinate = 1e6f}.validate()));  // 1e9 cells
-    EXPECT_FALSE((NearbyOptions{.max_ids = 0}.validate()));
+    EXPECT_EQ(NearbyOptions{}.validate(), "");
+    EXPECT_NE((NearbyOptions{.enter_margin = 2.0f, .leave_margin = 1.0f}).validate(), "");
+    EXPECT_NE((NearbyOptions{.enter_margin = -1.0f}).validate(), "");
+    EXPECT_NE((NearbyOptions{.min_cell = 0.0f}).validate(), "");
+    EXPECT_NE((NearbyOptions{.leave_margin = std::numeric_limits<float>::infinity()}).validate(), "");
+    EXPECT_NE((NearbyOptions{.min_cell = 1e-3f, .max_coordinate = 1e6f}).validate(), "");  // 1e9 cells
+    EXPECT_NE((NearbyOptions{.max_ids = 0}).validate(), "");
 }
 
 // ---- determinism ------------------------------------------------------------------------

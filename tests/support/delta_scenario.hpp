@@ -155,7 +155,7 @@ public:
     void client_receive(double now_ms) {
         bool any = false;
         while (down_.poll(now_ms, packet_)) {
-            if (decode_delta_frame(packet_, frame_, options_.wire) != WireError::None) {
+            if (decode_delta_frame(packet_, frame_, options_.wire) != WireError::Ok) {
                 ++decode_errors_;
                 continue;
             }
@@ -178,7 +178,7 @@ public:
     void server_receive(double now_ms) {
         while (up_.poll(now_ms, packet_)) {
             AckReport report;
-            if (decode_ack(packet_, report) != WireError::None) {
+            if (decode_ack(packet_, report) != WireError::Ok) {
                 ++decode_errors_;
                 continue;
             }

@@ -14,7 +14,7 @@
 // could have stopped being nearby in its own partner list, without walking the levels.
 //
 // Cost. A move that stays in its node examines its partners, its node and its linked nodes:
-// with nothing nearby that is a constant, whatever the number of boxes (operations() counts
+// with nothing nearby that is a constant, whatever the number of boxes (counters().operations counts
 // it so tests can pin it). A move to a neighbouring node of the same level (the usual node
 // change) also unlinks the old node if it emptied and, if the new node was not live, links it
 // starting from the old node's links: the double tree puts every reach edge at exactly one
@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 
 #include "vantage/vec.hpp"
 
@@ -55,7 +56,7 @@ struct NearbyOptions {
                                        // max_coordinate / min_cell must be at most 2^27
     std::uint32_t max_ids = 1u << 24;  // ids accepted are [0, max_ids); 1 .. 2^31
 
-    bool validate() const;
+    std::string_view validate() const;
 };
 
 enum class NearbyStatus {
@@ -69,6 +70,16 @@ enum class NearbyStatus {
 };
 
 const char* to_string(NearbyStatus status);
+
+// Counters since construction.
+struct NearbyDetectorCounters {
+    // Work done: one per call, plus one per partner checked, node visited, candidate box
+    // tested, level searched, cell looked up and link made or broken. Tests read differences
+    // of it to pin the cost of a move.
+    std::uint64_t operations = 0;
+    // Updates that moved a box to another node (the rest stayed put).
+    std::uint64_t node_changes = 0;
+};
 
 // Receives transitions. Called synchronously from insert/update/remove; must not call back
 // into the detector that is reporting.
@@ -124,12 +135,7 @@ public:
     std::uint32_t size() const;
     std::uint64_t pair_count() const;
     std::uint32_t live_node_count() const;
-    // Work done since construction: one per call, plus one per partner checked, node visited,
-    // candidate box tested, level searched, cell looked up and link made or broken. Tests read
-    // differences of it to pin the cost of a move.
-    std::uint64_t operations() const;
-    // Updates since construction that moved a box to another node (the rest stayed put).
-    std::uint64_t node_changes() const;
+    const NearbyDetectorCounters& counters() const;
     const NearbyOptions& options() const;
 
 private:
