@@ -66,7 +66,7 @@ enum class HistoryCoverage {
 constexpr const char* to_string(RecordResult result) {
     switch (result) {
         case RecordResult::Ok:
-            return "recorded";
+            return "ok";
         case RecordResult::Stale:
             return "stale";
         case RecordResult::NonFinite:
