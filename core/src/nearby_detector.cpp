@@ -205,6 +205,7 @@ struct NearbyDetector::Impl {
     std::uint64_t pairs = 0;
     std::uint32_t epoch = 0;
     NearbyDetectorCounters counters;
+    std::vector<NearbyEvent> events;  // since the last clear_events()
 
     explicit Impl(const NearbyOptions& o) : options(o) {
         for (int l = 0; l < kLevels; ++l) levels[l].cell = std::ldexp(static_cast<double>(o.min_cell), l);
@@ -538,7 +539,7 @@ struct NearbyDetector::Impl {
 
     // ---- pairs -------------------------------------------------------------------------
 
-    void add_pair(std::uint32_t a, std::uint32_t b, NearbySink& sink) {
+    void add_pair(std::uint32_t a, std::uint32_t b) {
         Object& oa = objects[a];
         Object& ob = objects[b];
         oa.partners.push_back(b);
@@ -546,7 +547,7 @@ struct NearbyDetector::Impl {
         ob.partners.push_back(a);
         ob.partner_back.push_back(static_cast<std::uint32_t>(oa.partners.size() - 1));
         ++pairs;
-        sink.became_nearby(std::min(a, b), std::max(a, b));
+        events.push_back({std::min(a, b), std::max(a, b), NearbyEventKind::BecameNearby});
     }
 
     void erase_partner_slot(std::uint32_t id, std::uint32_t k) {
@@ -562,17 +563,17 @@ struct NearbyDetector::Impl {
     }
 
     // Ends the pair held in slot k of a's partner list.
-    void end_pair(std::uint32_t a, std::uint32_t k, NearbySink& sink) {
+    void end_pair(std::uint32_t a, std::uint32_t k) {
         const std::uint32_t b = objects[a].partners[k];
         erase_partner_slot(b, objects[a].partner_back[k]);
         erase_partner_slot(a, k);
         --pairs;
-        sink.stopped_being_nearby(std::min(a, b), std::max(a, b));
+        events.push_back({std::min(a, b), std::max(a, b), NearbyEventKind::StoppedBeingNearby});
     }
 
     // Re-evaluates every pair involving `id` at its stored box: partners first (leave test),
     // then the boxes in its node and linked nodes (enter test).
-    void settle(std::uint32_t id, NearbySink& sink) {
+    void settle(std::uint32_t id) {
         if (++epoch == 0) {  // wrapped: clear stale marks so none can match by accident
             for (Object& o : objects) o.mark = 0;
             epoch = 1;
@@ -585,28 +586,28 @@ struct NearbyDetector::Impl {
             ++counters.operations;
             const std::uint32_t other = objects[id].partners[k];
             if (gap(box, objects[other].box) > leave) {
-                end_pair(id, static_cast<std::uint32_t>(k), sink);
+                end_pair(id, static_cast<std::uint32_t>(k));
             } else {
                 objects[other].mark = epoch;
             }
         }
         const std::uint32_t home = objects[id].node;
-        scan_node(id, box, enter, home, sink);
+        scan_node(id, box, enter, home);
         // add_pair grows partner vectors only; nodes and links stay put during the scan.
         const std::size_t link_count = nodes[home].links.size();
-        for (std::size_t i = 0; i < link_count; ++i) scan_node(id, box, enter, nodes[home].links[i].node, sink);
+        for (std::size_t i = 0; i < link_count; ++i) scan_node(id, box, enter, nodes[home].links[i].node);
     }
 
     // Tests the members of node n against `box`. Partners are already marked, so only a
     // member within enter_margin touches its Object.
-    void scan_node(std::uint32_t id, const Box& box, float enter, std::uint32_t n, NearbySink& sink) {
+    void scan_node(std::uint32_t id, const Box& box, float enter, std::uint32_t n) {
         ++counters.operations;
         const std::size_t member_count = nodes[n].members.size();
         for (std::size_t i = 0; i < member_count; ++i) {
             ++counters.operations;
             const Member& m = nodes[n].members[i];
             if (gap(box, m.box) > enter || m.id == id || objects[m.id].mark == epoch) continue;
-            add_pair(id, m.id, sink);
+            add_pair(id, m.id);
         }
     }
 };
@@ -660,7 +661,7 @@ NearbyDetector::~NearbyDetector() = default;
 NearbyDetector::NearbyDetector(NearbyDetector&&) noexcept = default;
 NearbyDetector& NearbyDetector::operator=(NearbyDetector&&) noexcept = default;
 
-NearbyStatus NearbyDetector::insert(std::uint32_t id, const Box& box, NearbySink& sink) {
+NearbyStatus NearbyDetector::insert(std::uint32_t id, const Box& box) {
     Impl& s = *impl_;
     ++s.counters.operations;
     if (id >= s.options.max_ids) return NearbyStatus::IdOutOfRange;
@@ -673,11 +674,11 @@ NearbyStatus NearbyDetector::insert(std::uint32_t id, const Box& box, NearbySink
     s.objects[id].box = box;
     s.place_new(id);
     ++s.count;
-    s.settle(id, sink);
+    s.settle(id);
     return NearbyStatus::Ok;
 }
 
-NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box, NearbySink& sink) {
+NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box) {
     Impl& s = *impl_;
     ++s.counters.operations;
     if (!contains(id)) return id >= s.options.max_ids ? NearbyStatus::IdOutOfRange : NearbyStatus::UnknownId;
@@ -688,17 +689,17 @@ NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box, NearbySink
     } else {
         s.replace(id);
     }
-    s.settle(id, sink);
+    s.settle(id);
     return NearbyStatus::Ok;
 }
 
-NearbyStatus NearbyDetector::remove(std::uint32_t id, NearbySink& sink) {
+NearbyStatus NearbyDetector::remove(std::uint32_t id) {
     Impl& s = *impl_;
     ++s.counters.operations;
     if (!contains(id)) return id >= s.options.max_ids ? NearbyStatus::IdOutOfRange : NearbyStatus::UnknownId;
     while (!s.objects[id].partners.empty()) {
         ++s.counters.operations;
-        s.end_pair(id, static_cast<std::uint32_t>(s.objects[id].partners.size() - 1), sink);
+        s.end_pair(id, static_cast<std::uint32_t>(s.objects[id].partners.size() - 1));
     }
     s.leave_node(id);
     --s.count;
@@ -727,6 +728,12 @@ std::uint64_t NearbyDetector::pair_count() const {
 }
 std::uint32_t NearbyDetector::live_node_count() const {
     return static_cast<std::uint32_t>(impl_->nodes.size() - impl_->free_nodes.size());
+}
+std::span<const NearbyEvent> NearbyDetector::events() const {
+    return impl_->events;
+}
+void NearbyDetector::clear_events() {
+    impl_->events.clear();
 }
 const NearbyDetectorCounters& NearbyDetector::counters() const {
     return impl_->counters;

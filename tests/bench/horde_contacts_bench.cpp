@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "../support/nearby_sink.hpp"
 #include "horde/horde_world.hpp"
 #include "vantage/nearby_detector.hpp"
 #include "vantage/proximity.hpp"
@@ -32,6 +33,8 @@
 
 namespace vantage::play {
 namespace {
+
+using nearby_test::NullNearbySink;
 
 constexpr int kWarmTicks = 300;
 constexpr int kTicks = 600;
@@ -105,19 +108,19 @@ public:
             seen_[id] = stamp_;
             const NearbyDetector::Box box = point(t.positions[i]);
             if (detector_.contains(id)) {
-                detector_.update(id, box, sink_);
+                nearby_test::update(detector_, id, box, sink_);
             } else {
-                detector_.insert(id, box, sink_);
+                nearby_test::insert(detector_, id, box, sink_);
             }
         }
         for (std::uint32_t id = 0; id < seen_.size(); ++id) {
-            if (seen_[id] != stamp_ && detector_.contains(id)) detector_.remove(id, sink_);
+            if (seen_[id] != stamp_ && detector_.contains(id)) nearby_test::remove(detector_, id, sink_);
         }
         for (std::uint32_t p = 0; p < t.players.size(); ++p) {
             if (detector_.contains(kPlayerBase + p)) {
-                detector_.update(kPlayerBase + p, point(t.players[p]), sink_);
+                nearby_test::update(detector_, kPlayerBase + p, point(t.players[p]), sink_);
             } else {
-                detector_.insert(kPlayerBase + p, point(t.players[p]), sink_);
+                nearby_test::insert(detector_, kPlayerBase + p, point(t.players[p]), sink_);
             }
         }
         positions_.assign(seen_.size(), Vec2{});

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../core/nearby_scenario.hpp"
+#include "../support/nearby_sink.hpp"
 #include "vantage/nearby_detector.hpp"
 #include "vantage/random.hpp"
 
@@ -29,6 +30,8 @@ using nearby_test::Scenario;
 using nearby_test::ScenarioConfig;
 using nearby_test::ScenarioKind;
 using Box = NearbyDetector::Box;
+using nearby_test::NearbySink;
+using nearby_test::NullNearbySink;
 
 constexpr float kEnter = 1.0f;
 constexpr float kLeave = 2.0f;
@@ -117,14 +120,14 @@ void BM_NearbyDetector(benchmark::State& state, Density density) {
     const Workload& w = workload(n, density, static_cast<int>(state.range(1)));
     NearbyDetector detector(NearbyOptions{.enter_margin = kEnter, .leave_margin = kLeave, .min_cell = kMinCell});
     CountingSink sink;
-    for (std::uint32_t id = 0; id < n; ++id) detector.insert(id, w.snapshots[0][id], sink);
+    for (std::uint32_t id = 0; id < n; ++id) nearby_test::insert(detector, id, w.snapshots[0][id], sink);
     sink.events = 0;
     const std::uint64_t ops_before = detector.counters().operations;
     std::int64_t step = 0;
     std::uint64_t moves = 0;
     for (auto _ : state) {
         const Transition tr = transition(w, step++);
-        for (const std::uint32_t id : *tr.ids) detector.update(id, (*tr.boxes)[id], sink);
+        for (const std::uint32_t id : *tr.ids) nearby_test::update(detector, id, (*tr.boxes)[id], sink);
         moves += tr.ids->size();
     }
     state.counters["ops_per_move"] = static_cast<double>(detector.counters().operations - ops_before) /
@@ -353,12 +356,13 @@ void BM_NearbyNodeChangeProbe(benchmark::State& state) {
     const nearby_test::NodeChangeWorld world(n);
     NearbyDetector detector(nearby_test::NodeChangeWorld::options());
     NullNearbySink sink;
-    for (std::uint32_t id = 0; id < world.boxes().size(); ++id) detector.insert(id, world.boxes()[id], sink);
+    for (std::uint32_t id = 0; id < world.boxes().size(); ++id)
+        nearby_test::insert(detector, id, world.boxes()[id], sink);
     const std::uint32_t probe = world.probe_id();
-    detector.insert(probe, nearby_test::NodeChangeWorld::probe_at(0), sink);
+    nearby_test::insert(detector, probe, nearby_test::NodeChangeWorld::probe_at(0), sink);
     const std::uint64_t ops_before = detector.counters().operations;
     std::int64_t step = 0;
-    for (auto _ : state) detector.update(probe, nearby_test::NodeChangeWorld::probe_at(++step), sink);
+    for (auto _ : state) nearby_test::update(detector, probe, nearby_test::NodeChangeWorld::probe_at(++step), sink);
     state.counters["ops_per_move"] = static_cast<double>(detector.counters().operations - ops_before) /
                                      static_cast<double>(std::max<std::int64_t>(1, step));
     state.counters["levels"] = world.levels() + 1;
@@ -420,8 +424,9 @@ void BM_NearbyNodeChangeCrowd(benchmark::State& state) {
     HopCrowd crowd(n);
     NearbyDetector detector(NearbyOptions{.enter_margin = kEnter, .leave_margin = kLeave, .min_cell = HopCrowd::kCell});
     CountingSink sink;
-    for (std::uint32_t id = 0; id < n; ++id) detector.insert(id, crowd.box(id), sink);
-    for (std::uint32_t k = 0; k < crowd.level_boxes().size(); ++k) detector.insert(n + k, crowd.level_boxes()[k], sink);
+    for (std::uint32_t id = 0; id < n; ++id) nearby_test::insert(detector, id, crowd.box(id), sink);
+    for (std::uint32_t k = 0; k < crowd.level_boxes().size(); ++k)
+        nearby_test::insert(detector, n + k, crowd.level_boxes()[k], sink);
     sink.events = 0;
     const std::uint64_t ops_before = detector.counters().operations;
     std::uint64_t moves = 0;
@@ -429,7 +434,7 @@ void BM_NearbyNodeChangeCrowd(benchmark::State& state) {
     for (auto _ : state) {
         for (int i = 0; i < 1024; ++i) {
             crowd.hop(next, moves / n);
-            detector.update(next, crowd.box(next), sink);
+            nearby_test::update(detector, next, crowd.box(next), sink);
             next = next + 1 == n ? 0 : next + 1;
             ++moves;
         }

@@ -82,6 +82,7 @@ void expect_named(std::size_t expected, const char* enum_name) {
 TEST(Conventions, EveryEnumHasDistinctNames) {
     expect_named<WireError>(11, "WireError");
     expect_named<NearbyStatus>(7, "NearbyStatus");
+    expect_named<NearbyEventKind>(2, "NearbyEventKind");
     expect_named<CrossLinkStatus>(6, "CrossLinkStatus");
     expect_named<AoiEventKind>(2, "AoiEventKind");
     expect_named<RecoveryPolicy>(2, "RecoveryPolicy");

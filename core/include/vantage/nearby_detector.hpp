@@ -30,8 +30,8 @@
 // intervals are (zero or negative when they overlap). A pair becomes nearby when the gap is at
 // most enter_margin on both axes, and stops being nearby only when the gap exceeds
 // leave_margin (>= enter_margin) on either axis, so a box jittering on the enter boundary does
-// not flicker. Each transition is reported once to the sink given to the call that caused it;
-// remove() reports "stopped" for every partner the box had. Pairs are reported as (a, b) with
+// not flicker. Each transition is queued once, by the call that caused it, for events();
+// remove() queues "stopped" for every partner the box had. Pairs are reported as (a, b) with
 // a < b. Event order within one call is deterministic but otherwise unspecified.
 //
 // Bad data (non-finite or inverted boxes, coordinates beyond max_coordinate, unknown ids,
@@ -81,20 +81,24 @@ struct NearbyDetectorCounters {
     std::uint64_t node_changes = 0;
 };
 
-// Receives transitions. Called synchronously from insert/update/remove; must not call back
-// into the detector that is reporting.
-class NearbySink {
-public:
-    virtual ~NearbySink() = default;
-    virtual void became_nearby(std::uint32_t a, std::uint32_t b) = 0;
-    virtual void stopped_being_nearby(std::uint32_t a, std::uint32_t b) = 0;
-};
+enum class NearbyEventKind : std::uint8_t { BecameNearby, StoppedBeingNearby };
 
-// A sink that drops every event, for callers that only read neighbors().
-class NullNearbySink final : public NearbySink {
-public:
-    void became_nearby(std::uint32_t, std::uint32_t) override {}
-    void stopped_being_nearby(std::uint32_t, std::uint32_t) override {}
+constexpr const char* to_string(NearbyEventKind kind) {
+    switch (kind) {
+        case NearbyEventKind::BecameNearby:
+            return "became nearby";
+        case NearbyEventKind::StoppedBeingNearby:
+            return "stopped being nearby";
+    }
+    return "unknown nearby event kind";
+}
+
+// One transition of the pair (a, b), a < b.
+struct NearbyEvent {
+    std::uint32_t a = 0;
+    std::uint32_t b = 0;
+    NearbyEventKind kind = NearbyEventKind::BecameNearby;
+    constexpr bool operator==(const NearbyEvent&) const = default;
 };
 
 class NearbyDetector {
@@ -118,12 +122,18 @@ public:
     NearbyDetector(const NearbyDetector&) = delete;
     NearbyDetector& operator=(const NearbyDetector&) = delete;
 
-    // Adds a box; reports every box within enter_margin as became_nearby.
-    NearbyStatus insert(std::uint32_t id, const Box& box, NearbySink& sink);
-    // Moves a box (any distance, any new size) and reports the transitions it causes.
-    NearbyStatus update(std::uint32_t id, const Box& box, NearbySink& sink);
-    // Removes a box; reports stopped_being_nearby for each of its partners.
-    NearbyStatus remove(std::uint32_t id, NearbySink& sink);
+    // Adds a box; queues BecameNearby for every box within enter_margin.
+    NearbyStatus insert(std::uint32_t id, const Box& box);
+    // Moves a box (any distance, any new size) and queues the transitions it causes.
+    NearbyStatus update(std::uint32_t id, const Box& box);
+    // Removes a box; queues StoppedBeingNearby for each of its partners.
+    NearbyStatus remove(std::uint32_t id);
+
+    // Transitions since the last clear_events(), in the order the calls made them
+    // (core/docs/conventions.md, rule 3). They accumulate until cleared: a caller that only
+    // reads neighbors() clears them once per tick.
+    std::span<const NearbyEvent> events() const;
+    void clear_events();
 
     bool contains(std::uint32_t id) const;
     // The ids currently nearby `id`, in no particular order; empty for an unknown id. Valid
