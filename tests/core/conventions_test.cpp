@@ -5,6 +5,7 @@
 // output vectors are cleared before they are filled.
 #include <gtest/gtest.h>
 
+#include <concepts>
 #include <cstdint>
 #include <set>
 #include <string>
