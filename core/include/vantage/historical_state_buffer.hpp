@@ -70,7 +70,7 @@ constexpr const char* to_string(RecordResult result) {
         case RecordResult::Stale:
             return "stale";
         case RecordResult::NonFinite:
-            return "non finite";
+            return "non-finite";
     }
     return "unknown record result";
 }

@@ -56,7 +56,7 @@ constexpr const char* to_string(SnapshotAdd add) {
         case SnapshotAdd::TooOld:
             return "too old";
         case SnapshotAdd::NonFinite:
-            return "non finite";
+            return "non-finite";
     }
     return "unknown snapshot add";
 }
