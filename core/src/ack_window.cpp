@@ -52,6 +52,7 @@ std::uint32_t AckWindow::received_in_window() const {
 }
 
 void AckWindow::missing_since(std::uint64_t oldest, std::vector<std::uint64_t>& out) const {
+    out.clear();
     if (!any_ || oldest > newest_) return;
     const std::uint64_t floor = newest_ >= kWindow ? newest_ - kWindow : 0;
     for (std::uint64_t s = oldest < floor ? floor : oldest; s < newest_; ++s) {

@@ -32,7 +32,7 @@ void AdaptiveDelay::advance(double local_dt_ms) {
 
 void AdaptiveDelay::observe(double sent_ms, double arrived_ms) {
     if (!std::isfinite(sent_ms) || !std::isfinite(arrived_ms)) return;
-    if (arrivals_ > 0) {
+    if (counters_.arrivals > 0) {
         // How much more (or less) the arrival gap was than the send gap: zero on a link
         // with constant latency, whatever that latency is.
         const double d = (arrived_ms - last_arrived_ms_) - (sent_ms - last_sent_ms_);
@@ -43,10 +43,10 @@ void AdaptiveDelay::observe(double sent_ms, double arrived_ms) {
             ++intervals_;
         }
     }
-    newest_sent_ms_ = arrivals_ == 0 ? sent_ms : std::max(newest_sent_ms_, sent_ms);
+    newest_sent_ms_ = counters_.arrivals == 0 ? sent_ms : std::max(newest_sent_ms_, sent_ms);
     last_sent_ms_ = sent_ms;
     last_arrived_ms_ = arrived_ms;
-    ++arrivals_;
+    ++counters_.arrivals;
 }
 
 double AdaptiveDelay::target_delay_ms() const {

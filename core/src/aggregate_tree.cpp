@@ -180,24 +180,24 @@ AggregateTree::Sums AggregateTree::build_node(std::uint32_t begin, std::uint32_t
     return sums;
 }
 
-void AggregateTree::summarize(float x, float y, float theta, std::vector<Summary>& out) const {
-    walk(x, y, 0.0f, theta, out);
+void AggregateTree::summarize(Vec2 at, float theta, std::vector<Summary>& out) const {
+    walk(at, 0.0f, theta, out);
 }
 
-void AggregateTree::summarize_around(float x, float y, float radius, float theta, std::vector<Summary>& out) const {
+void AggregateTree::summarize_around(Vec2 at, float radius, float theta, std::vector<Summary>& out) const {
     VANTAGE_ASSERT(!(radius < 0.0f), "AggregateTree::summarize_around: radius must be >= 0");
-    walk(x, y, std::max(radius, 0.0f), theta, out);
+    walk(at, std::max(radius, 0.0f), theta, out);
 }
 
-void AggregateTree::walk(float x, float y, float radius, float theta, std::vector<Summary>& out) const {
+void AggregateTree::walk(Vec2 at, float radius, float theta, std::vector<Summary>& out) const {
     out.clear();
     // NaN theta compares false here too: it opens everything, like theta <= 0.
     const bool open_all = !(theta > 0.0f);
     const double theta_d = theta;
     const double theta_sq = theta_d * theta_d;
     const double reach = theta_d * radius;  // theta * r: 0 for a point viewer
-    const double vx = x;
-    const double vy = y;
+    const double vx = at.x;
+    const double vy = at.y;
 
     // Stackless: opening a node steps to its first child (the next node), accepting one
     // jumps past its subtree. The array is read strictly forward.

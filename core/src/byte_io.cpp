@@ -10,7 +10,7 @@ namespace vantage {
 
 const char* to_string(WireError error) {
     switch (error) {
-        case WireError::None:
+        case WireError::Ok:
             return "ok";
         case WireError::Truncated:
             return "truncated";

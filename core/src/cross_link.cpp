@@ -24,10 +24,10 @@ void erase_value(std::vector<std::uint32_t>& v, std::uint32_t value) {
 
 }  // namespace
 
-const char* CrossLinkOptions::validate() const {
-    if (id_limit == 0) return "CrossLinkOptions: id_limit must be at least 1";
-    if (id_limit > kMaxIdLimit) return "CrossLinkOptions: id_limit beyond kMaxIdLimit";
-    return nullptr;
+std::string_view CrossLinkOptions::validate() const {
+    if (id_limit == 0) return "id_limit must be at least 1";
+    if (id_limit > kMaxIdLimit) return "id_limit beyond kMaxIdLimit";
+    return {};
 }
 
 CrossLink::CrossLink(const CrossLinkOptions& options)
@@ -235,6 +235,7 @@ void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit, Turn&& t
 }
 
 CrossLinkStatus CrossLink::neighbors_in_radius(std::uint32_t id, float radius, std::vector<std::uint32_t>& out) {
+    out.clear();
     if (id >= head_) return CrossLinkStatus::IdOutOfRange;
     if (!nodes_[id].present) return CrossLinkStatus::UnknownId;
     if (!(radius >= 0.0f) || !std::isfinite(radius)) return CrossLinkStatus::Ok;  // matches nothing

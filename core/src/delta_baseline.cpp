@@ -32,7 +32,7 @@ void difference(std::span<const std::uint64_t> a, std::span<const std::uint64_t>
 
 }  // namespace
 
-const char* DeltaBaselineOptions::validate() const {
+std::string_view DeltaBaselineOptions::validate() const {
     if (history < 1 || history > AckWindow::kWindow) return "history must be in [1, 64]";
     if (frontier != AckFrontier::Contiguous && frontier != AckFrontier::AnyReceived)
         return "frontier is not an AckFrontier";
@@ -41,7 +41,7 @@ const char* DeltaBaselineOptions::validate() const {
     if (max_frame_bytes < kMinFrameBytes || max_frame_bytes > kMaxFrameBytesLimit)
         return "max_frame_bytes must be in [64, 65507]";
     if (entered_value_bytes > 16) return "entered_value_bytes must be in [0, 16]";
-    return nullptr;
+    return {};
 }
 
 std::size_t DeltaBaselineOptions::history_for(double round_trip_ms, double jitter_ms, double send_interval_ms) {

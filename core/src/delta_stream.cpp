@@ -12,13 +12,13 @@ const DeltaStreamOptions& checked(const DeltaStreamOptions& options) {
 
 }  // namespace
 
-const char* DeltaStreamOptions::validate() const {
-    if (const char* why = baseline().validate()) return why;
-    if (const char* why = wire().validate()) return why;
+std::string_view DeltaStreamOptions::validate() const {
+    if (const std::string_view why = baseline().validate(); !why.empty()) return why;
+    if (const std::string_view why = wire().validate(); !why.empty()) return why;
     if (!std::isfinite(position_max_abs) || position_max_abs <= 0.0f) return "position_max_abs must be > 0";
     if (positions && wire().position_bytes_bound(position_max_abs) > 16)
         return "position_max_abs / position_step is too large: a position would take more than 16 bytes";
-    return nullptr;
+    return {};
 }
 
 DeltaBaselineOptions DeltaStreamOptions::baseline() const {
@@ -30,25 +30,13 @@ DeltaBaselineOptions DeltaStreamOptions::baseline() const {
                            .max_frame_bytes = max_frame_bytes,
                            .entered_value_bytes = 0};
     // The bound is only meaningful for a valid wire; validate() reports a bad one.
-    if (positions && std::isfinite(position_max_abs) && position_max_abs > 0.0f && wire().validate() == nullptr)
+    if (positions && std::isfinite(position_max_abs) && position_max_abs > 0.0f && wire().validate().empty())
         o.entered_value_bytes = wire().position_bytes_bound(position_max_abs);
     return o;
 }
 
 WireOptions DeltaStreamOptions::wire() const {
     return {.position_step = position_step, .max_keys = max_keys, .max_frame_bytes = max_frame_bytes};
-}
-
-const char* to_string(StreamStatus status) {
-    switch (status) {
-        case StreamStatus::Written:
-            return "Written";
-        case StreamStatus::Throttled:
-            return "Throttled";
-        case StreamStatus::Refused:
-            return "Refused";
-    }
-    return "?";
 }
 
 DeltaStream::DeltaStream(const DeltaStreamOptions& options)
@@ -86,7 +74,7 @@ StreamStatus DeltaStream::encode(ByteWriter& out) {
     counters_.frames += 1;
     counters_.frame_bytes += out.size();
     counters_.largest_frame_bytes = std::max(counters_.largest_frame_bytes, out.size());
-    return StreamStatus::Written;
+    return StreamStatus::Ok;
 }
 
 AckOutcome DeltaStream::observe_ack(const AckReport& report, double now_ms) {
@@ -102,12 +90,12 @@ AckOutcome DeltaStream::observe_ack(const AckReport& report, double now_ms) {
 WireError DeltaStream::receive_ack(std::span<const std::uint8_t> bytes, double now_ms) {
     AckReport report;
     const WireError error = decode_ack(bytes, report);
-    if (error != WireError::None) {
+    if (error != WireError::Ok) {
         counters_.bad_acks += 1;
         return error;
     }
     observe_ack(report, now_ms);
-    return WireError::None;
+    return WireError::Ok;
 }
 
 }  // namespace vantage

@@ -74,12 +74,12 @@ void read_key_list(ByteReader& r, std::vector<std::uint64_t>& out, std::size_t m
 
 }  // namespace
 
-const char* WireOptions::validate() const {
+std::string_view WireOptions::validate() const {
     if (!std::isfinite(position_step) || position_step <= 0.0f) return "position_step must be > 0";
     if (max_keys < 1) return "max_keys must be >= 1";
     if (max_frame_bytes < kMinFrameBytes || max_frame_bytes > kMaxFrameBytesLimit)
         return "max_frame_bytes must be in [64, 65507]";
-    return nullptr;
+    return {};
 }
 
 std::size_t WireOptions::position_bytes_bound(float max_abs) const {
@@ -121,10 +121,10 @@ WireError peek_message_type(std::span<const std::uint8_t> bytes, DeltaMessageTyp
     switch (bytes[0]) {
         case static_cast<std::uint8_t>(DeltaMessageType::Frame):
             out = DeltaMessageType::Frame;
-            return WireError::None;
+            return WireError::Ok;
         case static_cast<std::uint8_t>(DeltaMessageType::Ack):
             out = DeltaMessageType::Ack;
-            return WireError::None;
+            return WireError::Ok;
         default:
             return WireError::UnknownType;
     }
@@ -229,7 +229,7 @@ WireError decode_ack(std::span<const std::uint8_t> bytes, AckReport& out) {
     if (r.ok() && (missing & ~valid) != 0) r.fail(WireError::Malformed);
     if (!r.finish()) return r.error();
     out = AckReport{newest, ~missing & valid, digest};
-    return WireError::None;
+    return WireError::Ok;
 }
 
 }  // namespace vantage

@@ -85,18 +85,20 @@ FieldError compare(const GravityField& field, std::span<const WeightedPoint> sou
 
 }  // namespace
 
-bool GravityField::validate() const {
-    return std::isfinite(strength) && std::isfinite(softening_sq) && softening_sq >= 0.0f;
+std::string_view GravityField::validate() const {
+    if (!std::isfinite(strength)) return "strength must be finite";
+    if (!std::isfinite(softening_sq) || !(softening_sq >= 0.0f)) return "softening_sq must be finite and >= 0";
+    return {};
 }
 
 Vec2 GravityField::at(Vec2 point, std::span<const WeightedPoint> sources) const {
-    VANTAGE_ASSERT(validate(), "GravityField::at: strength must be finite and softening_sq finite and >= 0");
+    VANTAGE_ASSERT_VALID(*this, "GravityField::at");
     const Sum sum = accumulate(*this, point, sources);
     return {static_cast<float>(sum.x), static_cast<float>(sum.y)};
 }
 
 Vec2 GravityField::at(Vec2 point, std::span<const Summary> sources) const {
-    VANTAGE_ASSERT(validate(), "GravityField::at: strength must be finite and softening_sq finite and >= 0");
+    VANTAGE_ASSERT_VALID(*this, "GravityField::at");
     const Sum sum = accumulate(*this, point, sources);
     return {static_cast<float>(sum.x), static_cast<float>(sum.y)};
 }

@@ -31,7 +31,7 @@ XorShift stream(std::uint64_t seed, std::uint64_t which) {
 
 }  // namespace
 
-const char* LossyLinkOptions::validate() const {
+std::string_view LossyLinkOptions::validate() const {
     if (!duration(latency_ms)) return "latency_ms must be in [0, 60000]";
     if (!duration(jitter_ms)) return "jitter_ms must be in [0, 60000]";
     if (!probability(loss)) return "loss must be in [0, 1]";
@@ -45,7 +45,7 @@ const char* LossyLinkOptions::validate() const {
     if (!std::isfinite(rate_bytes_per_sec) || rate_bytes_per_sec < 0.0) return "rate_bytes_per_sec must be >= 0";
     if (!std::isfinite(burst_bytes) || burst_bytes < 1.0) return "burst_bytes must be >= 1";
     if (!duration(max_queue_ms)) return "max_queue_ms must be in [0, 60000]";
-    return nullptr;
+    return {};
 }
 
 double LossyLinkOptions::expected_loss() const {
@@ -78,7 +78,7 @@ void LossyLink::reset() {
     for (std::vector<std::uint8_t>& payload : payloads_) payload.clear();
     free_slots_.clear();
     for (std::uint32_t i = static_cast<std::uint32_t>(payloads_.size()); i > 0; --i) free_slots_.push_back(i - 1);
-    counters_ = LinkCounters{};
+    counters_ = LossyLinkCounters{};
 }
 
 void LossyLink::set_options(const LossyLinkOptions& options) {
@@ -195,13 +195,12 @@ bool LossyLink::poll(double now_ms, std::vector<std::uint8_t>& out) {
 }
 
 std::size_t LossyLink::receive(double now_ms, std::vector<std::vector<std::uint8_t>>& out) {
-    std::size_t n = 0;
+    out.clear();
     while (!heap_.empty() && heap_.front().at_ms <= now_ms) {
         out.emplace_back();
         pop_into(out.back());
-        ++n;
     }
-    return n;
+    return out.size();
 }
 
 double LossyLink::next_delivery_ms() const {

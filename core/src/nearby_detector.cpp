@@ -204,8 +204,8 @@ struct NearbyDetector::Impl {
     std::uint32_t count = 0;
     std::uint64_t pairs = 0;
     std::uint32_t epoch = 0;
-    std::uint64_t ops = 0;
-    std::uint64_t node_changes = 0;
+    NearbyDetectorCounters counters;
+    std::vector<NearbyEvent> events;  // since the last clear_events()
 
     explicit Impl(const NearbyOptions& o) : options(o) {
         for (int l = 0; l < kLevels; ++l) levels[l].cell = std::ldexp(static_cast<double>(o.min_cell), l);
@@ -309,7 +309,7 @@ struct NearbyDetector::Impl {
     }
 
     void add_link(std::uint32_t a, std::uint32_t b) {
-        ++ops;
+        ++counters.operations;
         Node& na = nodes[a];
         Node& nb = nodes[b];
         na.links.push_back({b, static_cast<std::uint32_t>(nb.links.size())});
@@ -331,7 +331,7 @@ struct NearbyDetector::Impl {
     // rect_near(n) but outside `skip` (cells the caller has covered already), by looking the
     // cells up or by testing the level's live nodes, whichever is fewer.
     void link_level(std::uint32_t n, int level, const CellRect& skip) {
-        ++ops;
+        ++counters.operations;
         Level& lv = levels[level];
         const Span span = nodes[n].span;
         const CellRect near = rect_near(span, level);
@@ -348,14 +348,14 @@ struct NearbyDetector::Impl {
                         ky = skip.y1;  // jump over the skipped run of this column
                         continue;
                     }
-                    ++ops;
+                    ++counters.operations;
                     const std::uint32_t m = cells.find(cell_key(level, kx, ky));
                     if (m != CellTable::kNoValue && m != n && linkable(span, nodes[m].span)) add_link(n, m);
                 }
             }
         } else {
             for (const std::uint32_t m : lv.live) {
-                ++ops;
+                ++counters.operations;
                 const Place& p = nodes[m].place;
                 if (m != n && !skip.contains(p.ix, p.iy) && linkable(span, nodes[m].span)) add_link(n, m);
             }
@@ -393,7 +393,7 @@ struct NearbyDetector::Impl {
         const Span old = nodes[from].span;
         const std::size_t inherited = nodes[from].links.size();
         for (std::size_t i = 0; i < inherited; ++i) {
-            ++ops;
+            ++counters.operations;
             const std::uint32_t m = nodes[from].links[i].node;
             if (linkable(span, nodes[m].span)) add_link(n, m);
         }
@@ -465,7 +465,7 @@ struct NearbyDetector::Impl {
     void drop_node(std::uint32_t n) {
         Node& node = nodes[n];
         while (!node.links.empty()) {
-            ++ops;
+            ++counters.operations;
             const Link link = node.links.back();
             erase_link_slot(link.node, link.back);
             node.links.pop_back();
@@ -519,7 +519,7 @@ struct NearbyDetector::Impl {
             nodes[from].members[o.node_pos].box = o.box;
             return;
         }
-        ++node_changes;
+        ++counters.node_changes;
         bool made = false;
         const std::uint32_t n = find_or_make(p, made);
         if (made) {
@@ -539,7 +539,7 @@ struct NearbyDetector::Impl {
 
     // ---- pairs -------------------------------------------------------------------------
 
-    void add_pair(std::uint32_t a, std::uint32_t b, NearbySink& sink) {
+    void add_pair(std::uint32_t a, std::uint32_t b) {
         Object& oa = objects[a];
         Object& ob = objects[b];
         oa.partners.push_back(b);
@@ -547,7 +547,7 @@ struct NearbyDetector::Impl {
         ob.partners.push_back(a);
         ob.partner_back.push_back(static_cast<std::uint32_t>(oa.partners.size() - 1));
         ++pairs;
-        sink.became_nearby(std::min(a, b), std::max(a, b));
+        events.push_back({std::min(a, b), std::max(a, b), NearbyEventKind::BecameNearby});
     }
 
     void erase_partner_slot(std::uint32_t id, std::uint32_t k) {
@@ -563,17 +563,17 @@ struct NearbyDetector::Impl {
     }
 
     // Ends the pair held in slot k of a's partner list.
-    void end_pair(std::uint32_t a, std::uint32_t k, NearbySink& sink) {
+    void end_pair(std::uint32_t a, std::uint32_t k) {
         const std::uint32_t b = objects[a].partners[k];
         erase_partner_slot(b, objects[a].partner_back[k]);
         erase_partner_slot(a, k);
         --pairs;
-        sink.stopped_being_nearby(std::min(a, b), std::max(a, b));
+        events.push_back({std::min(a, b), std::max(a, b), NearbyEventKind::StoppedBeingNearby});
     }
 
     // Re-evaluates every pair involving `id` at its stored box: partners first (leave test),
     // then the boxes in its node and linked nodes (enter test).
-    void settle(std::uint32_t id, NearbySink& sink) {
+    void settle(std::uint32_t id) {
         if (++epoch == 0) {  // wrapped: clear stale marks so none can match by accident
             for (Object& o : objects) o.mark = 0;
             epoch = 1;
@@ -583,45 +583,47 @@ struct NearbyDetector::Impl {
         const float enter = options.enter_margin;
         // Backwards, so the swap-erase in end_pair only moves already-checked entries.
         for (std::size_t k = objects[id].partners.size(); k-- > 0;) {
-            ++ops;
+            ++counters.operations;
             const std::uint32_t other = objects[id].partners[k];
             if (gap(box, objects[other].box) > leave) {
-                end_pair(id, static_cast<std::uint32_t>(k), sink);
+                end_pair(id, static_cast<std::uint32_t>(k));
             } else {
                 objects[other].mark = epoch;
             }
         }
         const std::uint32_t home = objects[id].node;
-        scan_node(id, box, enter, home, sink);
+        scan_node(id, box, enter, home);
         // add_pair grows partner vectors only; nodes and links stay put during the scan.
         const std::size_t link_count = nodes[home].links.size();
-        for (std::size_t i = 0; i < link_count; ++i) scan_node(id, box, enter, nodes[home].links[i].node, sink);
+        for (std::size_t i = 0; i < link_count; ++i) scan_node(id, box, enter, nodes[home].links[i].node);
     }
 
     // Tests the members of node n against `box`. Partners are already marked, so only a
     // member within enter_margin touches its Object.
-    void scan_node(std::uint32_t id, const Box& box, float enter, std::uint32_t n, NearbySink& sink) {
-        ++ops;
+    void scan_node(std::uint32_t id, const Box& box, float enter, std::uint32_t n) {
+        ++counters.operations;
         const std::size_t member_count = nodes[n].members.size();
         for (std::size_t i = 0; i < member_count; ++i) {
-            ++ops;
+            ++counters.operations;
             const Member& m = nodes[n].members[i];
             if (gap(box, m.box) > enter || m.id == id || objects[m.id].mark == epoch) continue;
-            add_pair(id, m.id, sink);
+            add_pair(id, m.id);
         }
     }
 };
 
 // ---- public surface ------------------------------------------------------------------
 
-bool NearbyOptions::validate() const {
-    if (!std::isfinite(enter_margin) || !std::isfinite(leave_margin)) return false;
-    if (!(enter_margin >= 0.0f) || !(leave_margin >= enter_margin)) return false;
-    if (!std::isfinite(min_cell) || !(min_cell > 0.0f)) return false;
-    if (!std::isfinite(max_coordinate) || !(max_coordinate > 0.0f)) return false;
-    if (static_cast<double>(max_coordinate) / static_cast<double>(min_cell) > std::ldexp(1.0, 27)) return false;
-    if (max_ids == 0 || max_ids > (1u << 31)) return false;
-    return true;
+std::string_view NearbyOptions::validate() const {
+    if (!std::isfinite(enter_margin) || !(enter_margin >= 0.0f)) return "enter_margin must be finite and >= 0";
+    if (!std::isfinite(leave_margin) || !(leave_margin >= enter_margin))
+        return "leave_margin must be finite and >= enter_margin";
+    if (!std::isfinite(min_cell) || !(min_cell > 0.0f)) return "min_cell must be finite and > 0";
+    if (!std::isfinite(max_coordinate) || !(max_coordinate > 0.0f)) return "max_coordinate must be finite and > 0";
+    if (static_cast<double>(max_coordinate) / static_cast<double>(min_cell) > std::ldexp(1.0, 27))
+        return "max_coordinate / min_cell must be at most 2^27";
+    if (max_ids == 0 || max_ids > (1u << 31)) return "max_ids must be in [1, 2^31]";
+    return {};
 }
 
 const char* to_string(NearbyStatus status) {
@@ -659,9 +661,9 @@ NearbyDetector::~NearbyDetector() = default;
 NearbyDetector::NearbyDetector(NearbyDetector&&) noexcept = default;
 NearbyDetector& NearbyDetector::operator=(NearbyDetector&&) noexcept = default;
 
-NearbyStatus NearbyDetector::insert(std::uint32_t id, const Box& box, NearbySink& sink) {
+NearbyStatus NearbyDetector::insert(std::uint32_t id, const Box& box) {
     Impl& s = *impl_;
-    ++s.ops;
+    ++s.counters.operations;
     if (id >= s.options.max_ids) return NearbyStatus::IdOutOfRange;
     if (const NearbyStatus st = s.check_box(box); st != NearbyStatus::Ok) return st;
     if (id < s.objects.size() && s.objects[id].node != kNone) return NearbyStatus::AlreadyPresent;
@@ -672,13 +674,13 @@ NearbyStatus NearbyDetector::insert(std::uint32_t id, const Box& box, NearbySink
     s.objects[id].box = box;
     s.place_new(id);
     ++s.count;
-    s.settle(id, sink);
+    s.settle(id);
     return NearbyStatus::Ok;
 }
 
-NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box, NearbySink& sink) {
+NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box) {
     Impl& s = *impl_;
-    ++s.ops;
+    ++s.counters.operations;
     if (!contains(id)) return id >= s.options.max_ids ? NearbyStatus::IdOutOfRange : NearbyStatus::UnknownId;
     if (const NearbyStatus st = s.check_box(box); st != NearbyStatus::Ok) return st;
     s.objects[id].box = box;
@@ -687,17 +689,17 @@ NearbyStatus NearbyDetector::update(std::uint32_t id, const Box& box, NearbySink
     } else {
         s.replace(id);
     }
-    s.settle(id, sink);
+    s.settle(id);
     return NearbyStatus::Ok;
 }
 
-NearbyStatus NearbyDetector::remove(std::uint32_t id, NearbySink& sink) {
+NearbyStatus NearbyDetector::remove(std::uint32_t id) {
     Impl& s = *impl_;
-    ++s.ops;
+    ++s.counters.operations;
     if (!contains(id)) return id >= s.options.max_ids ? NearbyStatus::IdOutOfRange : NearbyStatus::UnknownId;
     while (!s.objects[id].partners.empty()) {
-        ++s.ops;
-        s.end_pair(id, static_cast<std::uint32_t>(s.objects[id].partners.size() - 1), sink);
+        ++s.counters.operations;
+        s.end_pair(id, static_cast<std::uint32_t>(s.objects[id].partners.size() - 1));
     }
     s.leave_node(id);
     --s.count;
@@ -727,11 +729,14 @@ std::uint64_t NearbyDetector::pair_count() const {
 std::uint32_t NearbyDetector::live_node_count() const {
     return static_cast<std::uint32_t>(impl_->nodes.size() - impl_->free_nodes.size());
 }
-std::uint64_t NearbyDetector::operations() const {
-    return impl_->ops;
+std::span<const NearbyEvent> NearbyDetector::events() const {
+    return impl_->events;
 }
-std::uint64_t NearbyDetector::node_changes() const {
-    return impl_->node_changes;
+void NearbyDetector::clear_events() {
+    impl_->events.clear();
+}
+const NearbyDetectorCounters& NearbyDetector::counters() const {
+    return impl_->counters;
 }
 const NearbyOptions& NearbyDetector::options() const {
     return impl_->options;

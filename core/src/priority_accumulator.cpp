@@ -7,10 +7,10 @@
 
 namespace vantage {
 
-const char* ByteBudgetOptions::validate() const {
+std::string_view ByteBudgetOptions::validate() const {
     if (!std::isfinite(bytes_per_sec) || bytes_per_sec <= 0.0) return "bytes_per_sec must be > 0";
     if (!std::isfinite(burst_bytes) || burst_bytes < 1.0) return "burst_bytes must be >= 1";
-    return nullptr;
+    return {};
 }
 
 ByteBudget::ByteBudget(const ByteBudgetOptions& options) : options_(options) {

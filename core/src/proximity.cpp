@@ -6,13 +6,13 @@ namespace vantage {
 
 std::size_t brute_force_in_radius(std::span<const Vec2> positions, Vec2 center, float radius,
                                   std::vector<std::uint32_t>& out) {
-    const std::size_t before = out.size();
+    out.clear();
     if (!center.is_finite()) return 0;
     for (std::size_t i = 0; i < positions.size(); ++i) {
         if (positions[i].is_finite() && within_radius(positions[i], center, radius))
             out.push_back(static_cast<std::uint32_t>(i));
     }
-    return out.size() - before;
+    return out.size();
 }
 
 std::optional<NearestHit> brute_force_nearest(std::span<const Vec2> positions, Vec2 center, float radius) {

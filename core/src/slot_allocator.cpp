@@ -76,6 +76,7 @@ std::optional<SlotKey> SlotAllocator::key(std::uint32_t index) const {
 }
 
 void SlotAllocator::live_keys(std::vector<SlotKey>& out) const {
+    out.clear();
     for (std::uint32_t i = 0; i < generations_.size(); ++i) {
         if (live_[i]) out.push_back(SlotKey{i, generations_[i]});
     }

@@ -39,13 +39,13 @@ void SmoothClock::observe(double server_ms) {
     const double error = server_ms - now_ms_;
     if (std::fabs(error) > options_.snap_error_ms) {
         snap_to(server_ms);
-        ++snaps_;
+        ++counters_.snaps;
         return;
     }
     if (options_.mode == ClockMode::Snap) {
         now_ms_ += options_.snap_strength * error;
         error_ms_ = error;
-        ++snaps_;
+        ++counters_.snaps;
         return;
     }
     error_ms_ += options_.error_gain * (error - error_ms_);

@@ -16,16 +16,15 @@ std::uint64_t cells_along(float extent, float cell_size) {
 
 }  // namespace
 
-const char* SpatialGridOptions::validate() const {
-    if (!origin.is_finite()) return "SpatialGridOptions: origin must be finite";
+std::string_view SpatialGridOptions::validate() const {
+    if (!origin.is_finite()) return "origin must be finite";
     if (!extent.is_finite() || !(extent.x > 0.0f) || !(extent.y > 0.0f))
-        return "SpatialGridOptions: extent must be finite and > 0 on both axes";
-    if (!std::isfinite(cell_size) || !(cell_size > 0.0f)) return "SpatialGridOptions: cell_size must be finite and > 0";
+        return "extent must be finite and > 0 on both axes";
+    if (!std::isfinite(cell_size) || !(cell_size > 0.0f)) return "cell_size must be finite and > 0";
     const double cols = std::floor(static_cast<double>(extent.x) / static_cast<double>(cell_size)) + 1.0;
     const double rows = std::floor(static_cast<double>(extent.y) / static_cast<double>(cell_size)) + 1.0;
-    if (cols * rows > static_cast<double>(kMaxCells))
-        return "SpatialGridOptions: extent / cell_size gives more than kMaxCells cells";
-    return nullptr;
+    if (cols * rows > static_cast<double>(kMaxCells)) return "extent / cell_size gives more than kMaxCells cells";
+    return {};
 }
 
 namespace {
@@ -124,9 +123,9 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
 }
 
 std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const {
-    const std::size_t before = out.size();
+    out.clear();
     for_each_in_radius(center, radius, [&out](std::uint32_t id, Vec2) { out.push_back(id); });
-    return out.size() - before;
+    return out.size();
 }
 
 std::optional<NearestHit> SpatialGrid::nearest(Vec2 center, float radius) const {

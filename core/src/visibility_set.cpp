@@ -116,6 +116,8 @@ bool VisibilitySet::operator==(const VisibilitySet& other) const {
 
 void VisibilitySet::diff(const VisibilitySet& previous, std::vector<std::uint32_t>& entered,
                          std::vector<std::uint32_t>& left) const {
+    entered.clear();
+    left.clear();
     if (!bitset_ && !previous.bitset_) {
         // Both lists: one merge, O(both sizes).
         const std::vector<std::uint32_t>& cur = list_;

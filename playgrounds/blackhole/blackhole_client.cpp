@@ -23,7 +23,7 @@ std::size_t BlackholeClientHalf::receive(Transport& link, double now_ms, Blackho
 
 bool BlackholeClientHalf::apply_packet(std::span<const std::uint8_t> bytes, double now_ms,
                                        BlackholeClientScratch& scratch) {
-    if (decode_field_packet(bytes, position_.size(), scratch.received) != WireError::None) {
+    if (decode_field_packet(bytes, position_.size(), scratch.received) != WireError::Ok) {
         ++decode_errors_;
         return false;
     }

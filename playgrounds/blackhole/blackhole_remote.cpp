@@ -38,7 +38,7 @@ std::optional<std::uint64_t> BlackholeRemote::frame_stamp(std::span<const std::u
 
 bool BlackholeRemote::join_state(std::span<const std::uint8_t> bytes) {
     JoinState join;
-    if (client_ || decode_join_state(bytes, join) != WireError::None) return false;
+    if (client_ || decode_join_state(bytes, join) != WireError::Ok) return false;
     client_.emplace(GravityField{BlackholeWorld::kG, BlackholeWorld::kSoftening}, join.positions, join.velocities);
     return true;
 }

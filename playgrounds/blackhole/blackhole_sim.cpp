@@ -210,11 +210,11 @@ void BlackholeSim::send_round() {
         const BlackholeServeOptions options = serve_options(lane.kind);
         for (auto& seat : lane.seats) {
             const Vec2 eye = world_.holes()[static_cast<std::size_t>(seat->hole)].position;
-            const LinkCounters before = seat->link.down().counters();
+            const LossyLinkCounters before = seat->link.down().counters();
             const PacketBytes sizes =
                 seat->server.serve(round, eye, options, seat->link.server_end(), serve_scratch_, profiler_);
             if (seat == lane.seats.front() && sizes.ok) {
-                const LinkCounters& after = seat->link.down().counters();
+                const LossyLinkCounters& after = seat->link.down().counters();
                 const bool lost = after.packets_lost + after.packets_dropped + after.packets_oversize >
                                   before.packets_lost + before.packets_dropped + before.packets_oversize;
                 lane.packets.record(false, serve_scratch_.packet.sequence, round.now_ms, lost,

@@ -121,7 +121,7 @@ void draw_lane_inspector(const BlackholeSim::Lane& lane, std::size_t pellets) {
     FieldPacket packet;
     const WireError e = decode_field_packet(mark->bytes, pellets, packet, &fields);
     std::string story;
-    if (e != WireError::None) {
+    if (e != WireError::Ok) {
         story = format("The client refused it: %s.", to_string(e));
     } else if (mark->lost) {
         story = "The client never saw it and kept integrating with the field it already held.";

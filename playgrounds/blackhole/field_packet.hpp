@@ -88,7 +88,7 @@ struct PacketBytes {
 PacketBytes encode_field_packet(const FieldPacket& packet, ByteWriter& out);
 
 // Replaces `out` with the packet in `bytes`; pellet ids must be below max_pellets.
-// Returns WireError::None on success; on any error `out` is unspecified and must be ignored.
+// Returns WireError::Ok on success; on any error `out` is unspecified and must be ignored.
 // With a `trace`, it also narrates every field it read for the packet inspector (cleared
 // first; on an error the fields up to the one that failed, then "end" with the reason).
 WireError decode_field_packet(std::span<const std::uint8_t> bytes, std::size_t max_pellets, FieldPacket& out,

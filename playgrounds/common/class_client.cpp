@@ -44,17 +44,17 @@ void ClassClient::update(Transport& socket, double local_ms) {
         if (message_.empty()) continue;
         switch (static_cast<RoomMessage>(message_[0])) {
             case RoomMessage::Refuse:
-                if (decode_refuse(message_, reason_) != WireError::None) reason_ = "refused";
+                if (decode_refuse(message_, reason_) != WireError::Ok) reason_ = "refused";
                 status_ = Status::Refused;
                 break;
             case RoomMessage::Error:
                 decode_error(message_, last_error_);
                 break;
             case RoomMessage::ClassInfo:
-                if (decode_class_info(message_, info_) == WireError::None) status_ = Status::Open;
+                if (decode_class_info(message_, info_) == WireError::Ok) status_ = Status::Open;
                 break;
             case RoomMessage::SeatTable:
-                if (decode_seat_table(message_, table_) != WireError::None) break;
+                if (decode_seat_table(message_, table_) != WireError::Ok) break;
                 status_ = Status::Open;
                 ++tables_;
                 for (const SeatRow& row : table_.rows) {
@@ -66,7 +66,7 @@ void ClassClient::update(Transport& socket, double local_ms) {
                 }
                 break;
             case RoomMessage::Link:
-                if (decode_link(message_, link_) == WireError::None) {
+                if (decode_link(message_, link_) == WireError::Ok) {
                     link_new_ = true;
                     ++links_;
                 }

@@ -99,25 +99,25 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
     bytes_down_ += bytes.size();
     switch (static_cast<RoomMessage>(bytes[0])) {
         case RoomMessage::Welcome:
-            if (decode_welcome(bytes, welcome_) != WireError::None || welcome_.playground != playground()) {
+            if (decode_welcome(bytes, welcome_) != WireError::Ok || welcome_.playground != playground()) {
                 ++protocol_errors_;
                 return;
             }
             status_ = Status::Joined;
             return;
         case RoomMessage::Refuse:
-            if (decode_refuse(bytes, reason_) != WireError::None) reason_ = "refused (unreadable reason)";
+            if (decode_refuse(bytes, reason_) != WireError::Ok) reason_ = "refused (unreadable reason)";
             status_ = Status::Refused;
             return;
         case RoomMessage::Error:
-            if (decode_error(bytes, last_error_) != WireError::None) ++protocol_errors_;
+            if (decode_error(bytes, last_error_) != WireError::Ok) ++protocol_errors_;
             return;
         case RoomMessage::Roster:
-            if (decode_roster(bytes, roster_) != WireError::None) ++protocol_errors_;
+            if (decode_roster(bytes, roster_) != WireError::Ok) ++protocol_errors_;
             return;
         case RoomMessage::Pong: {
             PongMessage pong;
-            if (decode_pong(bytes, pong) != WireError::None) {
+            if (decode_pong(bytes, pong) != WireError::Ok) {
                 ++protocol_errors_;
                 return;
             }
@@ -132,7 +132,7 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
         }
         case RoomMessage::Truth:
             truth_bytes_.add(static_cast<double>(bytes.size()));
-            if (decode_truth(bytes, truth_) != WireError::None) {
+            if (decode_truth(bytes, truth_) != WireError::Ok) {
                 ++protocol_errors_;
                 return;
             }

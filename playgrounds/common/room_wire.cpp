@@ -317,7 +317,7 @@ WireError decode_client_message(std::span<const std::uint8_t> bytes, ClientMessa
             read_string(r, out.hello.name, kMaxNameBytes);
             break;
         case RoomMessage::Ack:
-            return WireError::None;  // the server half decodes the rest
+            return WireError::Ok;  // the server half decodes the rest
         case RoomMessage::Input:
             out.input.seq = read_u32_varint(r);
             {

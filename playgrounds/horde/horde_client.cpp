@@ -16,7 +16,7 @@ Vec2 catch_up(Vec2 sent, std::uint64_t key, std::span<const Vec2> players, doubl
 }  // namespace
 
 bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double now_ms, HordeClientScratch& scratch) {
-    if (decode_horde_packet(bytes, scratch.decoded) != WireError::None) {
+    if (decode_horde_packet(bytes, scratch.decoded) != WireError::Ok) {
         ++decode_errors_;
         return false;
     }

@@ -57,7 +57,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     std::vector<std::uint8_t>& packet_ = scratch.packet;  // short local names for the shared buffers
     std::optional<PhaseScope> phase(std::in_place, profiler, "delta");
     while (link.poll(now_ms, packet_)) {
-        if (stream_.receive_ack(packet_, now_ms) != WireError::None) ++decode_errors_;
+        if (stream_.receive_ack(packet_, now_ms) != WireError::Ok) ++decode_errors_;
     }
     const HordeWorld& w = *round.world;
     const std::vector<std::uint64_t>& relevant = (*round.relevant)[player];

@@ -217,7 +217,7 @@ void HordeSim::restart_measurement() {
         for (auto& seat : lane->seats_) {
             lane->at_start_.mismatches += seat->client.mirror().counters().divergences;
             lane->at_start_.lost += seat->client.mirror().counters().frames_lost;
-            lane->at_start_.rebuilds += seat->server.baseline().full_rebuilds();
+            lane->at_start_.rebuilds += seat->server.baseline().counters().full_rebuilds;
         }
         for (Reading* r : lane->readings()) r->begin_measurement();
         lane->err_run_ = {};
@@ -359,7 +359,7 @@ HordeLaneTotals HordeSim::totals(std::size_t i) const {
     for (const auto& seat : lane.seats_) {
         mismatches += seat->client.mirror().counters().divergences;
         lost += seat->client.mirror().counters().frames_lost;
-        rebuilds += seat->server.baseline().full_rebuilds();
+        rebuilds += seat->server.baseline().counters().full_rebuilds;
     }
     t.mismatches = mismatches - lane.at_start_.mismatches;
     t.frames_lost = lost - lane.at_start_.lost;
@@ -400,7 +400,7 @@ void HordeSim::meters(std::vector<Meter>& out) const {
             largest = std::max(largest, seat->server.largest_packet_bytes());
             mismatches += seat->client.mirror().counters().divergences;
             lost += seat->client.mirror().counters().frames_lost;
-            rebuilds += seat->server.baseline().full_rebuilds();
+            rebuilds += seat->server.baseline().counters().full_rebuilds;
             stale += seat->client.mirror().counters().stale_refs;
             decode_errors += seat->client.decode_errors() + seat->server.decode_errors();
         }

@@ -40,7 +40,7 @@ WireError decode_after_membership(ByteReader& r, HordePacket& out) {
         out.crowd.clear();
         return r.error();
     }
-    return WireError::None;
+    return WireError::Ok;
 }
 
 }  // namespace
@@ -110,7 +110,7 @@ WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& 
     const std::size_t frame_len = r.read_count(bytes.size(), 1);
     if (!r.ok()) return r.error();
     const WireError frame_error = decode_delta_frame(bytes.subspan(r.position(), frame_len), out.delta);
-    if (frame_error != WireError::None) return frame_error;
+    if (frame_error != WireError::Ok) return frame_error;
     // read_count checked frame_len against the bytes left, so the rest starts inside the span.
     ByteReader rest(bytes.subspan(r.position() + frame_len));
     return decode_after_membership(rest, out);

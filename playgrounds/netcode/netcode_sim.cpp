@@ -385,7 +385,7 @@ void NetcodeSim::server_tick(double t) {
             // Entries are reused tick after tick, so their lists keep their capacity.
             if (s.inbox_used == s.inbox.size()) s.inbox.emplace_back();
             ServerSession::Arrival& in = s.inbox[s.inbox_used];
-            if (decode_input(packet_, in.packet) != WireError::None) {
+            if (decode_input(packet_, in.packet) != WireError::Ok) {
                 ++s.decode_errors;
                 continue;
             }
@@ -438,7 +438,7 @@ void NetcodeSim::client_receive(ClientLane& c) {
     for (double a = c.down.next_delivery_ms(); a >= 0.0 && a <= local_ms_; a = c.down.next_delivery_ms()) {
         c.down.poll(local_ms_, packet_);
         StatePacket& p = state_in_;
-        if (decode_state(packet_, p) != WireError::None) {
+        if (decode_state(packet_, p) != WireError::Ok) {
             ++c.decode_errors;
             continue;
         }
@@ -709,7 +709,7 @@ std::uint64_t NetcodeSim::checksum() const {
             h = fold(h, l->counters().packets_lost);
             h = fold(h, l->counters().packets_delivered);
         }
-        h = fold(h, c.server.shots.accepted());
+        h = fold(h, c.server.shots.counters().accepted);
         h = fold(h, c.hits_rewound.samples());  // the shots judged
         h = fold(h, static_cast<std::uint64_t>(c.hits_rewound.total()));
         h = fold(h, static_cast<std::uint64_t>(c.hits_present.total()));

@@ -180,7 +180,7 @@ void draw_inspector(const ClientLane& c, int lane) {
             ? (mark->key <= c.entity.acked_seq() ? "arrived and acknowledged" : "arrived, not yet acknowledged")
             : packet_fate(*mark);
     std::string story;
-    if (mark->arrived_ms >= 0.0 && e == WireError::None) {
+    if (mark->arrived_ms >= 0.0 && e == WireError::Ok) {
         const double ms = mark->arrived_ms - mark->sent_ms;
         if (mark->up && !in.inputs.empty())
             story = format("After %.0f ms on the link the server applied inputs #%u to #%zu it had not seen.", ms,

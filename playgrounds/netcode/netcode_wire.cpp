@@ -136,7 +136,7 @@ WireError decode_input(std::span<const std::uint8_t> bytes, InputPacket& out, st
         out.clear();
         return in.error();
     }
-    return WireError::None;
+    return WireError::Ok;
 }
 
 void encode_state(ByteWriter& out, const StatePacket& p) {
@@ -209,7 +209,7 @@ WireError decode_state(std::span<const std::uint8_t> bytes, StatePacket& out, st
         out.clear();
         return in.error();
     }
-    return WireError::None;
+    return WireError::Ok;
 }
 
 }  // namespace vantage::play

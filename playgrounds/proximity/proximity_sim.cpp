@@ -116,14 +116,6 @@ NearbyDetector::Box point_box(Vec2 p) {
     return {p, p};
 }
 
-// Counts the detector's own transitions (square neighbourhoods, every pair in the world).
-class CountingSink final : public NearbySink {
-public:
-    std::uint64_t events = 0;
-    void became_nearby(std::uint32_t, std::uint32_t) override { ++events; }
-    void stopped_being_nearby(std::uint32_t, std::uint32_t) override { ++events; }
-};
-
 }  // namespace
 
 std::string ProximitySettings::validate() const {
@@ -236,8 +228,8 @@ void ProximitySim::build_world() {
                           .min_cell = radius_,
                           .max_coordinate = side_ * 2.0f + 1.0f,
                           .max_ids = static_cast<std::uint32_t>(std::max<std::size_t>(n, 1))});
-        NullNearbySink sink;
-        for (std::size_t i = 0; i < n; ++i) detector_->insert(static_cast<std::uint32_t>(i), point_box(pos_[i]), sink);
+        for (std::size_t i = 0; i < n; ++i) detector_->insert(static_cast<std::uint32_t>(i), point_box(pos_[i]));
+        detector_->clear_events();
     }
 
     for (Lane& lane : lanes_) {
@@ -451,23 +443,24 @@ void ProximitySim::run_crosslink(Lane& lane) {
 
 void ProximitySim::run_nearby(Lane& lane) {
     PhaseScope phase(profiler_, "nearby");
-    CountingSink sink;
-    const std::uint64_t before = detector_->operations();
+    // The detector's own transitions (square neighbourhoods, every pair in the world).
+    detector_->clear_events();
+    const std::uint64_t before = detector_->counters().operations;
     std::uint64_t changes = 0;
     std::uint64_t change_ops = 0;
     for (std::size_t i = 0; i < pos_.size(); ++i) {
         if (!moves_[i]) continue;
-        const std::uint64_t ops_before = detector_->operations();
-        const std::uint64_t changes_before = detector_->node_changes();
-        detector_->update(static_cast<std::uint32_t>(i), point_box(pos_[i]), sink);
-        if (detector_->node_changes() != changes_before) {
+        const std::uint64_t ops_before = detector_->counters().operations;
+        const std::uint64_t changes_before = detector_->counters().node_changes;
+        detector_->update(static_cast<std::uint32_t>(i), point_box(pos_[i]));
+        if (detector_->counters().node_changes != changes_before) {
             ++changes;
-            change_ops += detector_->operations() - ops_before;
+            change_ops += detector_->counters().operations - ops_before;
         }
     }
     lane.node_changes.add(static_cast<double>(changes));
     lane.node_change_ops.add(static_cast<double>(change_ops));
-    const std::uint64_t build_ops = detector_->operations() - before;
+    const std::uint64_t build_ops = detector_->counters().operations - before;
     std::uint64_t ops = build_ops;
     for (std::size_t i = 0; i < pos_.size(); ++i) {
         std::uint32_t count = 0;
@@ -482,7 +475,7 @@ void ProximitySim::run_nearby(Lane& lane) {
         lane.count[i] = count;
         lane.digest[i] = digest;
     }
-    lane.raw_events = sink.events;
+    lane.raw_events = detector_->events().size();
     lane.ops.add(static_cast<double>(ops));
     lane.build_ops.add(static_cast<double>(build_ops));
 }

@@ -132,7 +132,7 @@ void GameRoom::refuse(ConnectionId id, const std::string& reason) {
 
 void GameRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
     std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });
-    if (decode_client_message(bytes, decoded_) != WireError::None ||
+    if (decode_client_message(bytes, decoded_) != WireError::Ok ||
         (decoded_.type != RoomMessage::Hello && decoded_.type != RoomMessage::TeacherHello &&
          decoded_.type != RoomMessage::FollowHello)) {
         refuse(id, "expected a hello: this is a Vantage room (reload the page)");
@@ -335,7 +335,7 @@ void GameRoom::on_message(ConnectionId id, std::span<const std::uint8_t> bytes) 
     const bool teacher = std::find(teachers_.begin(), teachers_.end(), id) != teachers_.end();
     if (teacher || std::find(followers_.begin(), followers_.end(), id) != followers_.end()) {
         // Teachers command (unimpaired: the console is not the lesson); followers only listen.
-        if (decode_client_message(bytes, decoded_) != WireError::None) return;
+        if (decode_client_message(bytes, decoded_) != WireError::Ok) return;
         if (teacher && decoded_.type == RoomMessage::Command) command(id, decoded_.command);
         return;
     }
@@ -349,7 +349,7 @@ void GameRoom::on_message(ConnectionId id, std::span<const std::uint8_t> bytes) 
 }
 
 void GameRoom::dispatch(RoomSeat& seat, std::span<const std::uint8_t> bytes) {
-    if (decode_client_message(bytes, decoded_) != WireError::None) {
+    if (decode_client_message(bytes, decoded_) != WireError::Ok) {
         ++seat.report.decode_errors;
         return;
     }

@@ -54,7 +54,7 @@ void BM_DeltaLossTable(benchmark::State& state) {
                 up0 = lane.bytes_up();
                 frames0 = lane.frames_sent();
                 mismatches0 = lane.mirror().counters().divergences;
-                rebuilds0 = lane.baseline().full_rebuilds();
+                rebuilds0 = lane.baseline().counters().full_rebuilds;
             }
             world.step(static_cast<float>(kFrameMs / 1000.0));
             world.relevant(keys);
@@ -72,7 +72,7 @@ void BM_DeltaLossTable(benchmark::State& state) {
         bytes_down += static_cast<double>(lane.bytes_down() - down0) / frames;
         bytes_up += static_cast<double>(lane.bytes_up() - up0) / frames;
         mismatches += static_cast<double>(lane.mirror().counters().divergences - mismatches0);
-        rebuilds += static_cast<double>(lane.baseline().full_rebuilds() - rebuilds0);
+        rebuilds += static_cast<double>(lane.baseline().counters().full_rebuilds - rebuilds0);
         entered += frames;
         largest = std::max(largest, static_cast<double>(lane.largest_frame()));
         spread += static_cast<double>(lane.baseline().counters().spread_frames);

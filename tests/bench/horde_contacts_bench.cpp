@@ -18,13 +18,14 @@
 //     every enemy-enemy pair of the packed hordes up to date.
 // Iterations play the recorded ticks forwards and backwards, so motion stays tick-sized.
 // Time per tick; `contacts` is the contacts per tick (all players), `ops` the detector's
-// operations() per tick and `pairs` the pairs it keeps, mean per tick.
+// counters().operations per tick and `pairs` the pairs it keeps, mean per tick.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "../support/nearby_sink.hpp"
 #include "horde/horde_world.hpp"
 #include "vantage/nearby_detector.hpp"
 #include "vantage/proximity.hpp"
@@ -32,6 +33,8 @@
 
 namespace vantage::play {
 namespace {
+
+using nearby_test::NullNearbySink;
 
 constexpr int kWarmTicks = 300;
 constexpr int kTicks = 600;
@@ -105,19 +108,19 @@ public:
             seen_[id] = stamp_;
             const NearbyDetector::Box box = point(t.positions[i]);
             if (detector_.contains(id)) {
-                detector_.update(id, box, sink_);
+                nearby_test::update(detector_, id, box, sink_);
             } else {
-                detector_.insert(id, box, sink_);
+                nearby_test::insert(detector_, id, box, sink_);
             }
         }
         for (std::uint32_t id = 0; id < seen_.size(); ++id) {
-            if (seen_[id] != stamp_ && detector_.contains(id)) detector_.remove(id, sink_);
+            if (seen_[id] != stamp_ && detector_.contains(id)) nearby_test::remove(detector_, id, sink_);
         }
         for (std::uint32_t p = 0; p < t.players.size(); ++p) {
             if (detector_.contains(kPlayerBase + p)) {
-                detector_.update(kPlayerBase + p, point(t.players[p]), sink_);
+                nearby_test::update(detector_, kPlayerBase + p, point(t.players[p]), sink_);
             } else {
-                detector_.insert(kPlayerBase + p, point(t.players[p]), sink_);
+                nearby_test::insert(detector_, kPlayerBase + p, point(t.players[p]), sink_);
             }
         }
         positions_.assign(seen_.size(), Vec2{});
@@ -215,7 +218,7 @@ void BM_HordeContactsNearby(benchmark::State& state) {
     DetectorContacts detector(min_cell);
     detector.go_to(ticks[0]);
     std::vector<std::vector<std::uint32_t>> out;
-    const std::uint64_t ops_before = detector.detector().operations();
+    const std::uint64_t ops_before = detector.detector().counters().operations;
     std::int64_t step = 0;
     std::uint64_t pairs = 0;
     for (auto _ : state) {
@@ -226,7 +229,7 @@ void BM_HordeContactsNearby(benchmark::State& state) {
         pairs += detector.detector().pair_count();
     }
     const auto ticks_run = static_cast<double>(std::max<std::int64_t>(1, step));
-    state.counters["ops"] = static_cast<double>(detector.detector().operations() - ops_before) / ticks_run;
+    state.counters["ops"] = static_cast<double>(detector.detector().counters().operations - ops_before) / ticks_run;
     state.counters["pairs"] = static_cast<double>(pairs) / ticks_run;  // mean pairs kept, nearly all enemy-enemy
     state.counters["contacts"] = static_cast<double>(total) / static_cast<double>(2 * (kTicks - 1));
 }

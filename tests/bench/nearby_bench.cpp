@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../core/nearby_scenario.hpp"
+#include "../support/nearby_sink.hpp"
 #include "vantage/nearby_detector.hpp"
 #include "vantage/random.hpp"
 
@@ -29,6 +30,8 @@ using nearby_test::Scenario;
 using nearby_test::ScenarioConfig;
 using nearby_test::ScenarioKind;
 using Box = NearbyDetector::Box;
+using nearby_test::NearbySink;
+using nearby_test::NullNearbySink;
 
 constexpr float kEnter = 1.0f;
 constexpr float kLeave = 2.0f;
@@ -117,17 +120,17 @@ void BM_NearbyDetector(benchmark::State& state, Density density) {
     const Workload& w = workload(n, density, static_cast<int>(state.range(1)));
     NearbyDetector detector(NearbyOptions{.enter_margin = kEnter, .leave_margin = kLeave, .min_cell = kMinCell});
     CountingSink sink;
-    for (std::uint32_t id = 0; id < n; ++id) detector.insert(id, w.snapshots[0][id], sink);
+    for (std::uint32_t id = 0; id < n; ++id) nearby_test::insert(detector, id, w.snapshots[0][id], sink);
     sink.events = 0;
-    const std::uint64_t ops_before = detector.operations();
+    const std::uint64_t ops_before = detector.counters().operations;
     std::int64_t step = 0;
     std::uint64_t moves = 0;
     for (auto _ : state) {
         const Transition tr = transition(w, step++);
-        for (const std::uint32_t id : *tr.ids) detector.update(id, (*tr.boxes)[id], sink);
+        for (const std::uint32_t id : *tr.ids) nearby_test::update(detector, id, (*tr.boxes)[id], sink);
         moves += tr.ids->size();
     }
-    state.counters["ops_per_move"] = static_cast<double>(detector.operations() - ops_before) /
+    state.counters["ops_per_move"] = static_cast<double>(detector.counters().operations - ops_before) /
                                      static_cast<double>(std::max<std::uint64_t>(1, moves));
     state.SetItemsProcessed(static_cast<std::int64_t>(moves));
     state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);
@@ -347,20 +350,21 @@ void BM_GridRebuild(benchmark::State& state, Density density) {
 
 // The unit test's world (NodeChangeWorld): one probe walks one cell per move past a row of
 // clusters, every move a node change, with one box per level up to the world's size far
-// away. Times one move; ops_per_move is the detector's operations() per move.
+// away. Times one move; ops_per_move is the detector's counters().operations per move.
 void BM_NearbyNodeChangeProbe(benchmark::State& state) {
     const auto n = static_cast<std::uint32_t>(state.range(0));
     const nearby_test::NodeChangeWorld world(n);
     NearbyDetector detector(nearby_test::NodeChangeWorld::options());
     NullNearbySink sink;
-    for (std::uint32_t id = 0; id < world.boxes().size(); ++id) detector.insert(id, world.boxes()[id], sink);
+    for (std::uint32_t id = 0; id < world.boxes().size(); ++id)
+        nearby_test::insert(detector, id, world.boxes()[id], sink);
     const std::uint32_t probe = world.probe_id();
-    detector.insert(probe, nearby_test::NodeChangeWorld::probe_at(0), sink);
-    const std::uint64_t ops_before = detector.operations();
+    nearby_test::insert(detector, probe, nearby_test::NodeChangeWorld::probe_at(0), sink);
+    const std::uint64_t ops_before = detector.counters().operations;
     std::int64_t step = 0;
-    for (auto _ : state) detector.update(probe, nearby_test::NodeChangeWorld::probe_at(++step), sink);
-    state.counters["ops_per_move"] =
-        static_cast<double>(detector.operations() - ops_before) / static_cast<double>(std::max<std::int64_t>(1, step));
+    for (auto _ : state) nearby_test::update(detector, probe, nearby_test::NodeChangeWorld::probe_at(++step), sink);
+    state.counters["ops_per_move"] = static_cast<double>(detector.counters().operations - ops_before) /
+                                     static_cast<double>(std::max<std::int64_t>(1, step));
     state.counters["levels"] = world.levels() + 1;
     state.SetItemsProcessed(step);
 }
@@ -420,21 +424,22 @@ void BM_NearbyNodeChangeCrowd(benchmark::State& state) {
     HopCrowd crowd(n);
     NearbyDetector detector(NearbyOptions{.enter_margin = kEnter, .leave_margin = kLeave, .min_cell = HopCrowd::kCell});
     CountingSink sink;
-    for (std::uint32_t id = 0; id < n; ++id) detector.insert(id, crowd.box(id), sink);
-    for (std::uint32_t k = 0; k < crowd.level_boxes().size(); ++k) detector.insert(n + k, crowd.level_boxes()[k], sink);
+    for (std::uint32_t id = 0; id < n; ++id) nearby_test::insert(detector, id, crowd.box(id), sink);
+    for (std::uint32_t k = 0; k < crowd.level_boxes().size(); ++k)
+        nearby_test::insert(detector, n + k, crowd.level_boxes()[k], sink);
     sink.events = 0;
-    const std::uint64_t ops_before = detector.operations();
+    const std::uint64_t ops_before = detector.counters().operations;
     std::uint64_t moves = 0;
     std::uint32_t next = 0;
     for (auto _ : state) {
         for (int i = 0; i < 1024; ++i) {
             crowd.hop(next, moves / n);
-            detector.update(next, crowd.box(next), sink);
+            nearby_test::update(detector, next, crowd.box(next), sink);
             next = next + 1 == n ? 0 : next + 1;
             ++moves;
         }
     }
-    state.counters["ops_per_move"] = static_cast<double>(detector.operations() - ops_before) /
+    state.counters["ops_per_move"] = static_cast<double>(detector.counters().operations - ops_before) /
                                      static_cast<double>(std::max<std::uint64_t>(1, moves));
     state.counters["levels"] = static_cast<double>(crowd.level_boxes().size() + 1);
     state.counters["events"] = benchmark::Counter(static_cast<double>(sink.events), benchmark::Counter::kIsRate);

@@ -25,9 +25,9 @@ int main() {
         near.clear();
         grid.for_each_in_radius({500.0f + 300.0f * std::cos(t), 500.0f + 300.0f * std::sin(t)}, 150.0f,
                                 [&](std::uint32_t id, Vec2) { near.insert(id); });
-        if (server.frame(near, key_of, position_of, tick * 50.0, frame) != StreamStatus::Written) return 1;
+        if (server.frame(near, key_of, position_of, tick * 50.0, frame) != StreamStatus::Ok) return 1;
         if (tick % 4 == 1) continue;  // lost on the way
-        if (client.apply(frame.bytes()) != WireError::None) return 1;
+        if (client.apply(frame.bytes()) != WireError::Ok) return 1;
         if (client.write_ack(ack)) server.receive_ack(ack.bytes(), tick * 50.0);
     }
     bool same = client.mirror().size() == near.count() && client.agreed();

@@ -80,7 +80,7 @@ TEST(AdaptiveDelay, NonFiniteStampsAreIgnored) {
     d.observe(0.0, 100.0);
     d.observe(std::numeric_limits<double>::quiet_NaN(), 150.0);
     d.observe(50.0, std::numeric_limits<double>::infinity());
-    EXPECT_EQ(d.arrivals(), 1u);
+    EXPECT_EQ(d.counters().arrivals, 1u);
 }
 
 TEST(AdaptiveDelayOptions, ValidateNamesTheBadField) {

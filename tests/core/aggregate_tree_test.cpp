@@ -126,7 +126,7 @@ TEST(AggregateTree, AZeroAngleReturnsEveryPointExactly) {
     AggregateTree tree;
     tree.build(points, 10);
     std::vector<Summary> out;
-    tree.summarize(0.0f, 0.0f, 0.0f, out);
+    tree.summarize({0.0f, 0.0f}, 0.0f, out);
     ASSERT_EQ(out.size(), points.size());
     for (const Summary& s : out) {
         EXPECT_EQ(s.count, 1u);
@@ -142,7 +142,7 @@ TEST(AggregateTree, TotalWeightIsConservedAtEveryAngle) {
     tree.build(points, 10);
     std::vector<Summary> out;
     for (const float theta : {0.0f, 0.2f, 0.5f, 1.0f, 4.0f}) {
-        tree.summarize(-2000.0f, -2000.0f, theta, out);
+        tree.summarize({-2000.0f, -2000.0f}, theta, out);
         float sum = 0.0f;
         std::uint32_t counted = 0;
         for (const Summary& s : out) {
@@ -162,8 +162,8 @@ TEST(AggregateTree, DistanceDecidesTheDetail) {
     tree.build(points, 10);
     std::vector<Summary> near;
     std::vector<Summary> far;
-    tree.summarize(1040.0f, 1040.0f, 0.6f, near);
-    tree.summarize(-5000.0f, -5000.0f, 0.6f, far);
+    tree.summarize({1040.0f, 1040.0f}, 0.6f, near);
+    tree.summarize({-5000.0f, -5000.0f}, 0.6f, far);
     EXPECT_LT(far.size(), near.size());
     EXPECT_EQ(far.size(), 1u) << "from far enough away the whole crowd is one body";
 }
@@ -174,7 +174,7 @@ TEST(AggregateTree, ASummarySitsAtTheWeightedCentroid) {
     AggregateTree tree;
     tree.build(points, 10);
     std::vector<Summary> out;
-    tree.summarize(0.0f, 100000.0f, 2.0f, out);
+    tree.summarize({0.0f, 100000.0f}, 2.0f, out);
     ASSERT_EQ(out.size(), 1u);
     EXPECT_NEAR(out[0].x, 90.0f, 0.01f);
     EXPECT_NEAR(out[0].weight, 10.0f, 0.01f);
@@ -185,7 +185,7 @@ TEST(AggregateTree, MembersRecoverTheInputsASummaryStandsFor) {
     AggregateTree tree;
     tree.build(points, 10);
     std::vector<Summary> out;
-    tree.summarize(-10000.0f, -10000.0f, 0.5f, out);
+    tree.summarize({-10000.0f, -10000.0f}, 0.5f, out);
     std::vector<std::uint32_t> seen;
     for (const Summary& s : out) {
         const auto m = tree.members(s);
@@ -205,7 +205,7 @@ TEST(AggregateTree, CoincidentPointsTerminateAtTheDepthLimit) {
     AggregateTree tree;
     tree.build(points, 6);
     std::vector<Summary> out;
-    tree.summarize(0.0f, 0.0f, 0.0f, out);
+    tree.summarize({0.0f, 0.0f}, 0.0f, out);
     ASSERT_EQ(out.size(), 1u);
     EXPECT_EQ(out[0].count, 32u);
     EXPECT_FLOAT_EQ(out[0].weight, 32.0f);
@@ -218,7 +218,7 @@ TEST(AggregateTree, AnEmptySetSummarizesToNothing) {
     EXPECT_EQ(tree.size(), 0u);
     std::vector<Summary> out(1);
     out[0].count = 1;
-    tree.summarize(0.0f, 0.0f, 0.5f, out);
+    tree.summarize({0.0f, 0.0f}, 0.5f, out);
     EXPECT_TRUE(out.empty()) << "the output is cleared even when there is nothing to walk";
 }
 
@@ -229,7 +229,7 @@ TEST(AggregateTree, TheSummaryCountGrowsSlowlyWithTheCrowd) {
     AggregateTree tree;
     for (const std::uint32_t n : {4u, 8u, 16u}) {
         tree.build(grid(n, 30.0f, 0.0f), 12);
-        tree.summarize(-1500.0f, -1500.0f, 0.5f, out);
+        tree.summarize({-1500.0f, -1500.0f}, 0.5f, out);
         counts.push_back(out.size());
     }
     EXPECT_LT(counts[2], counts[0] * 4) << "summaries " << counts[0] << " to " << counts[2] << " for a 16x crowd";
@@ -265,9 +265,9 @@ TEST(AggregateTree, MatchesTheBruteForceOracleOverManySeeds) {
             oracle_walk(points, all, center.x, center.y, tree.root_size(), 0, max_depth, vx, vy, radius, theta,
                         expected);
             if (radius == 0.0f) {
-                tree.summarize(vx, vy, theta, out);
+                tree.summarize({vx, vy}, theta, out);
             } else {
-                tree.summarize_around(vx, vy, radius, theta, out);
+                tree.summarize_around({vx, vy}, radius, theta, out);
             }
             ASSERT_EQ(out.size(), expected.size()) << "seed " << seed << " view " << view << " theta " << theta;
             // Both are in preorder, quadrants 0..3: compare in sequence.
@@ -349,7 +349,7 @@ TEST(AggregateTree, AnExactSummaryIsItsMemberExactly) {
     AggregateTree tree;
     tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 16);
     std::vector<Summary> out;
-    tree.summarize(1500.0f, 1500.0f, 0.0f, out);
+    tree.summarize({1500.0f, 1500.0f}, 0.0f, out);
     for (const Summary& s : out) {
         if (!s.exact()) continue;
         const WeightedPoint& p = points[tree.members(s)[0]];
@@ -369,11 +369,11 @@ TEST(AggregateTree, AFixedCellKeepsDistantClustersWhenOnePointMoves) {
     std::vector<Summary> before;
     std::vector<Summary> after;
     tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 10);
-    tree.summarize(2900.0f, 2900.0f, 0.5f, before);
+    tree.summarize({2900.0f, 2900.0f}, 0.5f, before);
     auto sets_before = member_sets(tree, before);
     points[wanderer] = {2950.0f, 1700.0f, 5.0f};
     tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 10);
-    tree.summarize(2900.0f, 2900.0f, 0.5f, after);
+    tree.summarize({2900.0f, 2900.0f}, 0.5f, after);
     auto sets_after = member_sets(tree, after);
     const auto without_wanderer = [&](std::vector<std::vector<std::uint32_t>>& sets) {
         sets.erase(std::remove_if(sets.begin(), sets.end(),
@@ -395,11 +395,11 @@ TEST(AggregateTree, AFittedCellReformsClustersWhenOnePointMoves) {
     std::vector<Summary> before;
     std::vector<Summary> after;
     tree.build(points, 10);
-    tree.summarize(2900.0f, 2900.0f, 0.5f, before);
+    tree.summarize({2900.0f, 2900.0f}, 0.5f, before);
     auto sets_before = member_sets(tree, before);
     points[wanderer] = {2950.0f, 1700.0f, 5.0f};
     tree.build(points, 10);
-    tree.summarize(2900.0f, 2900.0f, 0.5f, after);
+    tree.summarize({2900.0f, 2900.0f}, 0.5f, after);
     auto sets_after = member_sets(tree, after);
     EXPECT_NE(sets_before, sets_after);
 }
@@ -418,7 +418,7 @@ TEST(AggregateTree, SummaryCountGrowsLogarithmicallyInARandomCrowd) {
             for (std::size_t i = 0; i < n; ++i)
                 points.push_back({rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f), 1.0f});
             tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 12);
-            tree.summarize(rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f), 0.5f, out);
+            tree.summarize({rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f)}, 0.5f, out);
             total += static_cast<double>(out.size());
         }
         mean_counts.push_back(total / 4.0);
@@ -433,9 +433,9 @@ TEST(AggregateTree, ANegativeOrNanAngleIsTheOffSwitchToo) {
     tree.build(points, 16);
     std::vector<Summary> exact;
     std::vector<Summary> out;
-    tree.summarize(0.0f, 0.0f, 0.0f, exact);
+    tree.summarize({0.0f, 0.0f}, 0.0f, exact);
     for (const float theta : {-1.0f, std::numeric_limits<float>::quiet_NaN()}) {
-        tree.summarize(0.0f, 0.0f, theta, out);
+        tree.summarize({0.0f, 0.0f}, theta, out);
         EXPECT_EQ(member_sets(tree, out), member_sets(tree, exact)) << "theta " << theta;
     }
 }
@@ -488,8 +488,8 @@ TEST(AggregateTree, ANanRadiusGetsFullDetail) {
     tree.build(points, 16);
     std::vector<Summary> exact;
     std::vector<Summary> out;
-    tree.summarize(0.0f, 0.0f, 0.0f, exact);
-    tree.summarize_around(0.0f, 0.0f, std::numeric_limits<float>::quiet_NaN(), 0.7f, out);
+    tree.summarize({0.0f, 0.0f}, 0.0f, exact);
+    tree.summarize_around({0.0f, 0.0f}, std::numeric_limits<float>::quiet_NaN(), 0.7f, out);
     EXPECT_EQ(member_sets(tree, out), member_sets(tree, exact));
 }
 
@@ -499,9 +499,9 @@ TEST(AggregateTree, ANonFiniteViewpointGetsFullDetail) {
     tree.build(points, 16);
     std::vector<Summary> exact;
     std::vector<Summary> out;
-    tree.summarize(0.0f, 0.0f, 0.0f, exact);
+    tree.summarize({0.0f, 0.0f}, 0.0f, exact);
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    tree.summarize(nan, 10.0f, 0.7f, out);
+    tree.summarize({nan, 10.0f}, 0.7f, out);
     EXPECT_EQ(member_sets(tree, out), member_sets(tree, exact));
 }
 
@@ -517,7 +517,7 @@ TEST(AggregateTree, NonFinitePointsAreLeftOutAndCounted) {
     EXPECT_EQ(tree.skipped(), 4u);
     EXPECT_TRUE(std::isfinite(tree.root_size()));
     std::vector<Summary> out;
-    tree.summarize(-1.0e6f, 0.0f, 1.0f, out);
+    tree.summarize({-1.0e6f, 0.0f}, 1.0f, out);
     ASSERT_EQ(out.size(), 1u) << "the finite points still form one sound group";
     EXPECT_FLOAT_EQ(out[0].weight, 6.0f);
     EXPECT_TRUE(std::isfinite(out[0].x) && std::isfinite(out[0].y));
@@ -535,7 +535,7 @@ TEST(AggregateTree, OnlyNonFinitePointsMakeAnEmptyTree) {
     EXPECT_TRUE(tree.empty());
     EXPECT_EQ(tree.skipped(), 2u);
     std::vector<Summary> out;
-    tree.summarize(0.0f, 0.0f, 0.5f, out);
+    tree.summarize({0.0f, 0.0f}, 0.5f, out);
     EXPECT_TRUE(out.empty());
 }
 
@@ -544,7 +544,7 @@ TEST(AggregateTree, AWeightlessGroupSitsAtItsPlainCentroid) {
     AggregateTree tree;
     tree.build(points, 8);
     std::vector<Summary> out;
-    tree.summarize(0.0f, 1.0e6f, 1.0f, out);
+    tree.summarize({0.0f, 1.0e6f}, 1.0f, out);
     ASSERT_EQ(out.size(), 1u);
     EXPECT_NEAR(out[0].x, 50.0f, 1e-4f);
     EXPECT_NEAR(out[0].y, 30.0f, 1e-4f);
@@ -558,8 +558,8 @@ TEST(AggregateTree, CancellingWeightsNeverProduceANonFiniteCentroid) {
     AggregateTree tree;
     tree.build(points, 4);
     std::vector<Summary> out;
-    tree.summarize(0.0f, 0.0f, 0.0f, out);
-    tree.summarize(-3.0e38f, -3.0e38f, 1.0f, out);
+    tree.summarize({0.0f, 0.0f}, 0.0f, out);
+    tree.summarize({-3.0e38f, -3.0e38f}, 1.0f, out);
     for (const Summary& s : out) EXPECT_TRUE(std::isfinite(s.x) && std::isfinite(s.y));
 }
 
@@ -569,7 +569,7 @@ TEST(AggregateTree, PointsOutsideAFixedCellAreStillIncluded) {
     tree.build_in(points, {50.0f, 50.0f}, 100.0f, 10);
     EXPECT_EQ(tree.size(), 3u);
     std::vector<Summary> out;
-    tree.summarize(50.0f, 50.0f, 0.0f, out);
+    tree.summarize({50.0f, 50.0f}, 0.0f, out);
     EXPECT_EQ(out.size(), 3u);
     std::uint32_t count = 0;
     for (const Summary& s : out) count += s.count;
@@ -590,7 +590,7 @@ TEST(AggregateTree, ASummaryFromElsewhereHasNoMembers) {
     AggregateTree big;
     big.build(points, 8);
     std::vector<Summary> out;
-    big.summarize(0.0f, 0.0f, 0.0f, out);
+    big.summarize({0.0f, 0.0f}, 0.0f, out);
     AggregateTree small;
     small.build(std::span(points).first(2), 8);
     EXPECT_TRUE(small.members(out.back()).empty());
@@ -606,12 +606,12 @@ TEST(AggregateTree, SummarizeReusesTheOutputBuffer) {
     AggregateTree tree;
     tree.build(points, 10);
     std::vector<Summary> out;
-    tree.summarize(0.0f, 0.0f, 0.0f, out);  // the largest possible output
+    tree.summarize({0.0f, 0.0f}, 0.0f, out);  // the largest possible output
     const Summary* data = out.data();
     const std::size_t capacity = out.capacity();
     XorShift rng(8);
     for (int i = 0; i < 50; ++i) {
-        tree.summarize(rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f), rng.range(0.0f, 1.5f), out);
+        tree.summarize({rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f)}, rng.range(0.0f, 1.5f), out);
         ASSERT_EQ(out.data(), data);
         ASSERT_EQ(out.capacity(), capacity);
     }
@@ -645,7 +645,7 @@ TEST(AggregateTree, TheSameInputGivesTheSameTreeEverywhere) {
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
         const auto points = scene(seed, 500, 3000.0f);
         tree.build_in(points, {1500.0f, 1500.0f}, 3000.0f, 10);
-        tree.summarize(static_cast<float>(seed) * 300.0f, 1000.0f, 0.5f, out);
+        tree.summarize({static_cast<float>(seed) * 300.0f, 1000.0f}, 0.5f, out);
         for (const Summary& s : out) {
             h = mix64(h ^ bits(s.x) ^ (bits(s.y) << 32));
             h = mix64(h ^ bits(s.weight) ^ (std::uint64_t{s.count} << 32));

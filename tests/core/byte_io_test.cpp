@@ -245,7 +245,7 @@ TEST(ByteReader, AFixedPointQuantumTheWriterCannotWriteIsOutOfRange) {
         ASSERT_TRUE(ok.ok()) << v;
         ByteReader back(ok.bytes());
         EXPECT_EQ(back.read_fixed(1.0f / 16.0f), v);
-        EXPECT_EQ(back.error(), WireError::None) << v;
+        EXPECT_EQ(back.error(), WireError::Ok) << v;
     }
 }
 

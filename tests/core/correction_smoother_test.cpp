@@ -30,7 +30,7 @@ TEST(CorrectionSmoother, AnEaseStartsAtTheOldDrawnPositionAndReachesTheLogicalOn
     }
     EXPECT_EQ(s.render(after), after);
     EXPECT_FALSE(s.is_easing());
-    EXPECT_EQ(s.corrections(), 1u);
+    EXPECT_EQ(s.counters().corrections, 1u);
 }
 
 TEST(CorrectionSmoother, TheEaseTracksALogicalStateThatKeepsMoving) {
@@ -80,7 +80,7 @@ TEST(CorrectionSmoother, AnErrorBeyondTheSnapDistanceIsATeleportNotAnEase) {
     CorrectionSmoother<Vec2> s(CorrectionSmoothingOptions{.snap_error = 100.0f});
     s.add_correction({0.0f, 0.0f}, {500.0f, 0.0f});
     EXPECT_FALSE(s.is_easing());
-    EXPECT_EQ(s.snaps(), 1u);
+    EXPECT_EQ(s.counters().snaps, 1u);
 }
 
 TEST(CorrectionSmoother, AKeptErrorNeverMoves) {
@@ -95,7 +95,7 @@ TEST(CorrectionSmoother, ANonFiniteOrZeroCorrectionIsIgnored) {
     s.add_correction({std::numeric_limits<float>::quiet_NaN(), 0.0f}, {});
     s.add_correction({1.0f, 1.0f}, {1.0f, 1.0f});
     EXPECT_FALSE(s.is_easing());
-    EXPECT_EQ(s.corrections(), 0u);
+    EXPECT_EQ(s.counters().corrections, 0u);
 }
 
 }  // namespace

@@ -47,11 +47,11 @@ struct Pair {
     WireError deliver() { return client.apply(frame.bytes()); }
     void ack(double now_ms = 0.0) {
         ASSERT_TRUE(client.write_ack(ack_bytes));
-        ASSERT_EQ(server.receive_ack(ack_bytes.bytes(), now_ms), WireError::None);
+        ASSERT_EQ(server.receive_ack(ack_bytes.bytes(), now_ms), WireError::Ok);
     }
     void round(const Keys& relevant, double now_ms = 0.0) {
-        ASSERT_EQ(send(relevant, now_ms), StreamStatus::Written);
-        ASSERT_EQ(deliver(), WireError::None);
+        ASSERT_EQ(send(relevant, now_ms), StreamStatus::Ok);
+        ASSERT_EQ(deliver(), WireError::Ok);
         ack(now_ms);
     }
     Keys held() const {
@@ -73,15 +73,15 @@ TEST(DeltaStream, TheDefaultFrontierIsAnyReceived) {
 
 TEST(DeltaStream, OneSetOfOptionsGivesThePlannerAndTheWireTheSameFrameLimit) {
     const DeltaStreamOptions o{.max_frame_bytes = 300, .position_step = 0.5f, .position_max_abs = 1000.0f};
-    EXPECT_EQ(o.validate(), nullptr);
+    EXPECT_TRUE(o.validate().empty());
     EXPECT_EQ(o.baseline().max_frame_bytes, 300u);
     EXPECT_EQ(o.wire().max_frame_bytes, 300u);
     EXPECT_EQ(o.baseline().entered_value_bytes, o.wire().position_bytes_bound(1000.0f));
     EXPECT_EQ(DeltaStreamOptions{.positions = false}.baseline().entered_value_bytes, 0u);
-    EXPECT_NE(DeltaStreamOptions{.max_frame_bytes = 10}.validate(), nullptr);
-    EXPECT_NE(DeltaStreamOptions{.position_max_abs = 0.0f}.validate(), nullptr);
-    EXPECT_NE(DeltaStreamOptions{.history = 0}.validate(), nullptr);
-    EXPECT_STREQ(to_string(StreamStatus::Throttled), "Throttled");
+    EXPECT_FALSE(DeltaStreamOptions{.max_frame_bytes = 10}.validate().empty());
+    EXPECT_FALSE(DeltaStreamOptions{.position_max_abs = 0.0f}.validate().empty());
+    EXPECT_FALSE(DeltaStreamOptions{.history = 0}.validate().empty());
+    EXPECT_STREQ(to_string(StreamStatus::Throttled), "throttled");
 }
 
 TEST(DeltaStream, AFrameCarriesTheEnteredKeysWithTheirPositions) {
@@ -133,7 +133,7 @@ TEST(DeltaStream, AFullBaselineReportsTheDifferenceFromWhatWasHeld) {
 TEST(DeltaStream, ALostFrameIsCarriedAgainByTheNextOne) {
     Pair p;
     p.round(slots({1, 2}));
-    ASSERT_EQ(p.send(slots({1, 2, 7})), StreamStatus::Written);  // lost
+    ASSERT_EQ(p.send(slots({1, 2, 7})), StreamStatus::Ok);  // lost
     p.round(slots({1, 2, 7, 8}));
     EXPECT_EQ(p.held(), slots({1, 2, 7, 8}));
     EXPECT_EQ(p.client.entered(), unpacked(slots({7, 8})));
@@ -151,14 +151,14 @@ TEST(DeltaStream, AVisibilitySetAndItsKeyFunctionGiveTheSameFrameAsPackedKeys) {
         set.insert(i);
         keys.push_back(SlotKey{i, generation[i]}.encode());
     }
-    ASSERT_EQ(by_keys.frame(keys, position_of, 0.0, a), StreamStatus::Written);
+    ASSERT_EQ(by_keys.frame(keys, position_of, 0.0, a), StreamStatus::Ok);
     ASSERT_EQ(by_set.frame(
                   set,
                   [&](std::uint32_t i) {
                       return SlotKey{i, generation[i]};
                   },
                   position_of, 0.0, b),
-              StreamStatus::Written);
+              StreamStatus::Ok);
     EXPECT_EQ(std::vector<std::uint8_t>(a.bytes().begin(), a.bytes().end()),
               std::vector<std::uint8_t>(b.bytes().begin(), b.bytes().end()));
 }
@@ -185,10 +185,10 @@ TEST(DeltaStream, APerCallLimitTightensOneFrameOnly) {
     Pair p;
     Keys world;
     for (std::uint32_t i = 0; i < 100; ++i) world.push_back(SlotKey{i, 0}.encode());
-    ASSERT_EQ(p.server.frame(world, position_of, 0.0, p.frame, 80), StreamStatus::Written);
+    ASSERT_EQ(p.server.frame(world, position_of, 0.0, p.frame, 80), StreamStatus::Ok);
     EXPECT_LE(p.frame.size(), 80u);
     EXPECT_LT(p.server.last_plan().entered.size(), world.size());
-    ASSERT_EQ(p.deliver(), WireError::None);
+    ASSERT_EQ(p.deliver(), WireError::Ok);
     p.ack();
     // The next frame has the whole 1,200 bytes again and carries the rest.
     p.round(world);
@@ -203,11 +203,11 @@ TEST(DeltaStream, ASilentSubscriberIsThrottledToKeepalivesAndItsNextAckResumesIt
     double t = 0.0;
     for (; t < 10000.0; t += 50.0) {
         const StreamStatus s = p.send(world, t);
-        if (s == StreamStatus::Written && t < 500.0) {
-            ASSERT_EQ(p.deliver(), WireError::None);
+        if (s == StreamStatus::Ok && t < 500.0) {
+            ASSERT_EQ(p.deliver(), WireError::Ok);
             p.ack(t);
         }
-        if (t >= 5000.0 && s == StreamStatus::Written) ++written;
+        if (t >= 5000.0 && s == StreamStatus::Ok) ++written;
         if (s == StreamStatus::Throttled) {
             EXPECT_EQ(p.frame.size(), 0u);
         }
@@ -219,7 +219,7 @@ TEST(DeltaStream, ASilentSubscriberIsThrottledToKeepalivesAndItsNextAckResumesIt
     // The client speaks again: the resume signal, and the next frame is a full baseline.
     ASSERT_TRUE(p.client.write_ack(p.ack_bytes));
     EXPECT_EQ(p.server.observe_ack(*p.client.report(), t), AckOutcome::Resumed);
-    ASSERT_EQ(p.send(world, t), StreamStatus::Written);
+    ASSERT_EQ(p.send(world, t), StreamStatus::Ok);
     EXPECT_TRUE(p.server.last_plan().full_baseline);
 }
 
@@ -231,9 +231,9 @@ TEST(DeltaStream, AnAcknowledgingSubscriberUnderFlowControlIsNeverThrottled) {
     const Keys world = slots({1, 2, 3});
     int written = 0;
     for (double t = 0.0; t < 660 * 62.5; t += 62.5) {
-        if (p.send(world, t) != StreamStatus::Written) continue;
+        if (p.send(world, t) != StreamStatus::Ok) continue;
         ++written;
-        ASSERT_EQ(p.deliver(), WireError::None);
+        ASSERT_EQ(p.deliver(), WireError::Ok);
         p.ack(t);
     }
     EXPECT_EQ(written, 660);
@@ -245,7 +245,7 @@ TEST(DeltaStream, BadBytesAreRefusedByBothEndsAndChangeNothing) {
     p.round(slots({1, 2}));
     const Keys before = p.held();
     const std::uint64_t acks = p.server.counters().acks;
-    ASSERT_EQ(p.send(slots({1, 2, 5})), StreamStatus::Written);
+    ASSERT_EQ(p.send(slots({1, 2, 5})), StreamStatus::Ok);
     std::vector<std::uint8_t> bytes(p.frame.bytes().begin(), p.frame.bytes().end());
     // Truncated, a wrong type, trailing garbage, nothing at all.
     EXPECT_EQ(p.client.apply(std::span(bytes).first(bytes.size() - 1)), WireError::Truncated);
@@ -255,18 +255,18 @@ TEST(DeltaStream, BadBytesAreRefusedByBothEndsAndChangeNothing) {
     std::vector<std::uint8_t> trailing = bytes;
     trailing.push_back(0);
     EXPECT_EQ(p.client.apply(trailing), WireError::TrailingBytes);
-    EXPECT_NE(p.client.apply(std::span<const std::uint8_t>{}), WireError::None);
+    EXPECT_NE(p.client.apply(std::span<const std::uint8_t>{}), WireError::Ok);
     EXPECT_EQ(p.held(), before);
     EXPECT_TRUE(p.client.entered().empty());
     EXPECT_EQ(p.client.counters().bad_frames, 4u);
     // The server refuses a bad acknowledgement and one naming a frame never sent.
     const std::vector<std::uint8_t> junk{0x41, 0xff};
-    EXPECT_NE(p.server.receive_ack(junk, 0.0), WireError::None);
+    EXPECT_NE(p.server.receive_ack(junk, 0.0), WireError::Ok);
     EXPECT_EQ(p.server.observe_ack({.newest = 999, .mask = 0, .digest = 0}, 0.0), AckOutcome::Rejected);
     EXPECT_EQ(p.server.counters().bad_acks, 2u);
     EXPECT_EQ(p.server.counters().acks, acks);
     // The good frame still applies.
-    EXPECT_EQ(p.client.apply(bytes), WireError::None);
+    EXPECT_EQ(p.client.apply(bytes), WireError::Ok);
     EXPECT_EQ(p.held(), slots({1, 2, 5}));
 }
 
@@ -289,9 +289,9 @@ TEST(DeltaStream, WithoutPositionsAReceiverMakesItsOwnValues) {
     DeltaStream server(options);
     DeltaReceiver<int> client(options);
     ByteWriter frame;
-    ASSERT_EQ(server.frame(slots({2, 6}), 0.0, frame), StreamStatus::Written);
+    ASSERT_EQ(server.frame(slots({2, 6}), 0.0, frame), StreamStatus::Ok);
     ASSERT_EQ(client.apply(frame.bytes(), [](SlotKey k, Vec2) { return static_cast<int>(k.index) * 10; }),
-              WireError::None);
+              WireError::Ok);
     ASSERT_NE(client.mirror().get(SlotKey{6, 0}), nullptr);
     EXPECT_EQ(*client.mirror().get(SlotKey{6, 0}), 60);
 }
@@ -334,13 +334,13 @@ TEST(DeltaStream, OverALossyLinkTheReceiverConvergesToTheServersSet) {
             const StreamStatus s = server.frame(
                 relevant, [&](SlotKey k) { return world.position(k.encode()); }, now, out);
             ASSERT_NE(s, StreamStatus::Refused) << "seed " << seed;
-            if (s == StreamStatus::Written) {
+            if (s == StreamStatus::Ok) {
                 ASSERT_LE(out.size(), 400u) << "seed " << seed;
                 down.send(now, out.bytes());
             }
             bool any = false;
             while (down.poll(now, packet)) {
-                ASSERT_EQ(client.apply(packet), WireError::None) << "seed " << seed;
+                ASSERT_EQ(client.apply(packet), WireError::Ok) << "seed " << seed;
                 // The events replayed on their own reproduce what the mirror holds, through
                 // reordering, duplicates and full baselines.
                 for (SlotKey k : client.left()) ASSERT_EQ(from_events.erase(k.encode()), 1u) << "seed " << seed;

@@ -53,7 +53,7 @@ TEST(DeltaWire, AFrameEncodesToTheDocumentedBytes) {
 
 TEST(DeltaWire, TheDocumentedFrameDecodesToItsPlan) {
     DeltaFrame f;
-    ASSERT_EQ(decode_delta_frame(kSampleFrame, f), WireError::None);
+    ASSERT_EQ(decode_delta_frame(kSampleFrame, f), WireError::Ok);
     const DeltaPlan want = sample_plan();
     EXPECT_EQ(f.plan.seq, want.seq);
     EXPECT_EQ(f.plan.baseline_seq, want.baseline_seq);
@@ -99,7 +99,7 @@ TEST(DeltaWire, AnAckRoundTripsFromARealWindow) {
         ByteWriter w;
         encode_ack(w, report);
         AckReport back;
-        ASSERT_EQ(decode_ack(w.bytes(), back), WireError::None) << "trial " << trial;
+        ASSERT_EQ(decode_ack(w.bytes(), back), WireError::Ok) << "trial " << trial;
         EXPECT_EQ(back, report) << "trial " << trial;
     }
 }
@@ -142,7 +142,7 @@ TEST(DeltaWire, RandomFramesRoundTrip) {
         encode_delta_frame(w, p, positions);
         ASSERT_TRUE(w.ok()) << "seed " << seed;
         DeltaFrame f;
-        ASSERT_EQ(decode_delta_frame(w.bytes(), f), WireError::None) << "seed " << seed;
+        ASSERT_EQ(decode_delta_frame(w.bytes(), f), WireError::Ok) << "seed " << seed;
         EXPECT_EQ(f.plan.seq, p.seq) << "seed " << seed;
         EXPECT_EQ(f.plan.full_baseline, p.full_baseline) << "seed " << seed;
         EXPECT_EQ(f.plan.baseline_seq, p.baseline_seq) << "seed " << seed;
@@ -178,7 +178,7 @@ TEST(DeltaWire, EveryTruncationOfAFrameIsRefused) {
         DeltaFrame f;
         const Bytes cut(kSampleFrame.begin(), kSampleFrame.begin() + static_cast<std::ptrdiff_t>(n));
         const WireError e = decode_delta_frame(cut, f);
-        EXPECT_NE(e, WireError::None) << "prefix " << n;
+        EXPECT_NE(e, WireError::Ok) << "prefix " << n;
         EXPECT_TRUE(f.plan.entered.empty() && f.plan.left.empty() && f.entered_positions.empty()) << "prefix " << n;
     }
 }
@@ -187,7 +187,7 @@ TEST(DeltaWire, AnUnknownTypeOrFlagIsRefused) {
     EXPECT_EQ(decode_edited([](Bytes& b) { b[0] = 0x00; }), WireError::UnknownType);
     EXPECT_EQ(decode_edited([](Bytes& b) { b[1] |= 0x80; }), WireError::Malformed);
     DeltaMessageType t{};
-    EXPECT_EQ(peek_message_type(kSampleFrame, t), WireError::None);
+    EXPECT_EQ(peek_message_type(kSampleFrame, t), WireError::Ok);
     EXPECT_EQ(t, DeltaMessageType::Frame);
     EXPECT_EQ(peek_message_type(Bytes{0x13}, t), WireError::UnknownType);
     EXPECT_EQ(peek_message_type(Bytes{}, t), WireError::Truncated);
@@ -289,7 +289,7 @@ TEST(DeltaWire, EveryTruncationOfAnAckIsRefused) {
     const Bytes full = bytes_of(w);
     for (std::size_t n = 0; n < full.size(); ++n) {
         AckReport r;
-        EXPECT_NE(decode_ack(std::span<const std::uint8_t>(full.data(), n), r), WireError::None) << "prefix " << n;
+        EXPECT_NE(decode_ack(std::span<const std::uint8_t>(full.data(), n), r), WireError::Ok) << "prefix " << n;
     }
     Bytes longer = full;
     longer.push_back(1);
@@ -323,7 +323,7 @@ TEST(DeltaWire, TheEncoderRefusesWhatTheDecoderWouldRefuse) {
     encode_delta_frame(fits, plan, {}, options);
     ASSERT_TRUE(fits.ok());
     DeltaFrame frame;
-    EXPECT_EQ(decode_delta_frame(fits.bytes(), frame, options), WireError::None);
+    EXPECT_EQ(decode_delta_frame(fits.bytes(), frame, options), WireError::Ok);
 }
 
 DeltaPlan full_plan(std::uint32_t keys) {
@@ -350,7 +350,7 @@ TEST(DeltaWire, AFrameLongerThanMaxFrameBytesIsRefusedByBothEnds) {
     ASSERT_TRUE(w.ok());
     ASSERT_EQ(w.size(), size);
     DeltaFrame f;
-    EXPECT_EQ(decode_delta_frame(w.bytes(), f, at_limit), WireError::None);
+    EXPECT_EQ(decode_delta_frame(w.bytes(), f, at_limit), WireError::Ok);
     EXPECT_EQ(decode_delta_frame(w.bytes(), f, {.max_frame_bytes = size - 1}), WireError::TooLarge);
     EXPECT_TRUE(f.plan.entered.empty());
 
@@ -407,7 +407,7 @@ TEST(DeltaWire, TheDecoderGrowsItsBuffersGeometrically) {
         ByteWriter w;
         encode_delta_frame(w, plan, positions);
         ASSERT_TRUE(w.ok()) << n;
-        ASSERT_EQ(decode_delta_frame(w.bytes(), f), WireError::None) << n;
+        ASSERT_EQ(decode_delta_frame(w.bytes(), f), WireError::Ok) << n;
         ASSERT_EQ(f.plan.entered.size(), n);
         if (f.plan.entered.capacity() != entered_capacity) ++growths;
         if (f.entered_positions.capacity() != positions_capacity) ++growths;
@@ -419,12 +419,12 @@ TEST(DeltaWire, TheDecoderGrowsItsBuffersGeometrically) {
 }
 
 TEST(WireOptions, ValidateNamesTheFirstBadField) {
-    EXPECT_EQ(WireOptions{}.validate(), nullptr);
-    EXPECT_NE(WireOptions{.position_step = 0.0f}.validate(), nullptr);
-    EXPECT_NE(WireOptions{.max_keys = 0}.validate(), nullptr);
-    EXPECT_NE(WireOptions{.max_frame_bytes = kMinFrameBytes - 1}.validate(), nullptr);
-    EXPECT_NE(WireOptions{.max_frame_bytes = kMaxFrameBytesLimit + 1}.validate(), nullptr);
-    EXPECT_EQ(WireOptions{.max_frame_bytes = kMinFrameBytes}.validate(), nullptr);
+    EXPECT_EQ(WireOptions{}.validate(), "");
+    EXPECT_NE(WireOptions{.position_step = 0.0f}.validate(), "");
+    EXPECT_NE(WireOptions{.max_keys = 0}.validate(), "");
+    EXPECT_NE(WireOptions{.max_frame_bytes = kMinFrameBytes - 1}.validate(), "");
+    EXPECT_NE(WireOptions{.max_frame_bytes = kMaxFrameBytesLimit + 1}.validate(), "");
+    EXPECT_EQ(WireOptions{.max_frame_bytes = kMinFrameBytes}.validate(), "");
 }
 
 #if GTEST_HAS_DEATH_TEST

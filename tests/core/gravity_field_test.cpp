@@ -79,11 +79,11 @@ TEST(GravityField, NonFiniteSourcesAreSkipped) {
 }
 
 TEST(GravityField, ValidateRejectsNegativeOrNonFiniteSettings) {
-    EXPECT_TRUE(kGame.validate());
-    EXPECT_TRUE((GravityField{.strength = -1.0f, .softening_sq = 0.0f}.validate())) << "repulsion is allowed";
-    EXPECT_FALSE((GravityField{.strength = 1.0f, .softening_sq = -1.0f}.validate()));
-    EXPECT_FALSE((GravityField{.strength = std::numeric_limits<float>::quiet_NaN(), .softening_sq = 0.0f}.validate()));
-    EXPECT_FALSE((GravityField{.strength = 1.0f, .softening_sq = std::numeric_limits<float>::infinity()}.validate()));
+    EXPECT_EQ(kGame.validate(), "");
+    EXPECT_EQ((GravityField{.strength = -1.0f, .softening_sq = 0.0f}).validate(), "") << "repulsion is allowed";
+    EXPECT_NE((GravityField{.strength = 1.0f, .softening_sq = -1.0f}).validate(), "");
+    EXPECT_NE((GravityField{.strength = std::numeric_limits<float>::quiet_NaN(), .softening_sq = 0.0f}).validate(), "");
+    EXPECT_NE((GravityField{.strength = 1.0f, .softening_sq = std::numeric_limits<float>::infinity()}).validate(), "");
 }
 
 TEST(GravityField, SummariesAtThetaZeroGiveTheExactFieldExactly) {

@@ -113,11 +113,11 @@ TEST(HistoricalStateBuffer, ExpireForgetsAnEntityThatStoppedBeingRecorded) {
 
 TEST(HistoricalStateBuffer, AStaleRecordIsIgnoredAndCounted) {
     Buffer h = make(8);
-    EXPECT_EQ(h.record_state(1, 200.0, 20.0f), RecordResult::Recorded);
+    EXPECT_EQ(h.record_state(1, 200.0, 20.0f), RecordResult::Ok);
     EXPECT_EQ(h.record_state(1, 200.0, 99.0f), RecordResult::Stale);
     EXPECT_EQ(h.record_state(1, 100.0, 99.0f), RecordResult::Stale);
     EXPECT_EQ(h.get_state_at_or_before(1, 200.0)->state, 20.0f);
-    EXPECT_EQ(h.stale_records(), 2u);
+    EXPECT_EQ(h.counters().stale_records, 2u);
 }
 
 TEST(HistoricalStateBuffer, NonFiniteTimesAndStatesAreRefusedAsBadData) {
@@ -128,7 +128,7 @@ TEST(HistoricalStateBuffer, NonFiniteTimesAndStatesAreRefusedAsBadData) {
     EXPECT_EQ(h.entity_count(), 0u);
     h.record_state(1, 100.0, 1.0f);
     EXPECT_FALSE(h.get_interpolated_state(1, std::numeric_limits<double>::infinity()));
-    EXPECT_EQ(h.nonfinite_records(), 2u);
+    EXPECT_EQ(h.counters().nonfinite_records, 2u);
 }
 
 TEST(HistoricalStateBuffer, AnUnknownEntityHasNoState) {
@@ -154,7 +154,7 @@ TEST(HistoricalStateBuffer, ClearingLeavesABufferThatStillWorks) {
     h.record_state(1, 100.0, 1.0f);
     h.clear_all_history();
     EXPECT_EQ(h.entity_count(), 0u);
-    EXPECT_EQ(h.record_state(1, 50.0, 5.0f), RecordResult::Recorded);  // earlier than before: a fresh track
+    EXPECT_EQ(h.record_state(1, 50.0, 5.0f), RecordResult::Ok);  // earlier than before: a fresh track
     EXPECT_EQ(h.get_state_at_or_before(1, 50.0)->state, 5.0f);
 }
 
@@ -203,7 +203,7 @@ TEST(HistoricalStateBuffer, MatchesABruteForceOracleOverManySeeds) {
             const double when = stale ? all.back().t - static_cast<double>(rng.below(50)) : t;
             const float v = rng.range(-100.0f, 100.0f);
             const RecordResult r = h.record_state(3, when, v);
-            ASSERT_EQ(r, stale ? RecordResult::Stale : RecordResult::Recorded) << "seed " << seed;
+            ASSERT_EQ(r, stale ? RecordResult::Stale : RecordResult::Ok) << "seed " << seed;
             if (!stale) {
                 all.push_back({when, v});
                 t += 1.0 + static_cast<double>(rng.below(60));

@@ -33,7 +33,7 @@ TEST(InputSchedule, TheHeldInputRepeatsUntilReplaced) {
     EXPECT_FALSE(held->fresh);
     EXPECT_EQ(s.execute_due(12)->input, 1);
     EXPECT_EQ(s.execute_due(13)->input, 2);
-    EXPECT_EQ(s.repeated(), 2u);
+    EXPECT_EQ(s.counters().repeated, 2u);
 }
 
 TEST(InputSchedule, APlayoutDelayShiftsEveryInputAlike) {
@@ -47,7 +47,7 @@ TEST(InputSchedule, AClosedTickIsRejectedNotCorrected) {
     Schedule s(InputScheduleOptions{.max_late_ticks = 4});
     EXPECT_EQ(s.submit(5, 1, 10), Submission::TickClosed);
     EXPECT_EQ(s.queued(), 0u);
-    EXPECT_EQ(s.rejected_closed(), 1u);
+    EXPECT_EQ(s.counters().rejected_closed, 1u);
     EXPECT_EQ(s.last_reject_margin(), -5);
 }
 
@@ -55,7 +55,7 @@ TEST(InputSchedule, ParkingAnInputInTheFutureIsRejected) {
     Schedule s(InputScheduleOptions{.max_early_ticks = 10});
     EXPECT_EQ(s.submit(21, 1, 10), Submission::TooEarly);
     EXPECT_EQ(s.submit(20, 1, 10), Submission::Scheduled);
-    EXPECT_EQ(s.rejected_early(), 1u);
+    EXPECT_EQ(s.counters().rejected_early, 1u);
     EXPECT_EQ(s.last_reject_margin(), 11);
 }
 
@@ -65,9 +65,9 @@ TEST(InputSchedule, TheSplitSaysWhichWayAClientIsWrongAndTheMarginIsSigned) {
     s.submit(0, 1, 100);
     s.submit(1, 1, 100);
     s.submit(500, 1, 100);
-    EXPECT_EQ(s.rejected_closed(), 2u);
-    EXPECT_EQ(s.rejected_early(), 1u);
-    EXPECT_EQ(s.rejected(), 3u);
+    EXPECT_EQ(s.counters().rejected_closed, 2u);
+    EXPECT_EQ(s.counters().rejected_early, 1u);
+    EXPECT_EQ(s.counters().rejected(), 3u);
     EXPECT_EQ(s.last_reject_margin(), 400);
 }
 
@@ -75,8 +75,8 @@ TEST(InputSchedule, LateInsideTheWindowExecutesAtTheNextTickAndIsCounted) {
     Schedule s(InputScheduleOptions{.max_late_ticks = 4});
     EXPECT_EQ(s.submit(8, 3, 10), Submission::Late);
     EXPECT_TRUE(accepted(Submission::Late));
-    EXPECT_EQ(s.late(), 1u);
-    EXPECT_EQ(s.accepted(), 1u);
+    EXPECT_EQ(s.counters().late, 1u);
+    EXPECT_EQ(s.counters().accepted, 1u);
     const auto due = s.execute_due(10);
     ASSERT_TRUE(due);
     EXPECT_EQ(due->input, 3);
@@ -90,7 +90,7 @@ TEST(InputSchedule, AClientCannotReorderItsOwnHistory) {
     // An input for an earlier tick arrives after a later one executed: it would rewrite history.
     EXPECT_EQ(s.submit(9, 2, 11), Submission::Superseded);
     EXPECT_EQ(s.submit(10, 2, 11), Submission::Superseded);  // a duplicate, too
-    EXPECT_EQ(s.rejected_superseded(), 2u);
+    EXPECT_EQ(s.counters().rejected_superseded, 2u);
     EXPECT_EQ(s.execute_due(11)->input, 1);
 }
 
@@ -100,7 +100,7 @@ TEST(InputSchedule, WithinOneStepTheNewestDueInputWins) {
     s.submit(11, 2, 10);
     s.submit(12, 3, 10);
     EXPECT_EQ(s.execute_due(12)->input, 3);
-    EXPECT_EQ(s.superseded_due(), 2u);
+    EXPECT_EQ(s.counters().superseded_due, 2u);
     EXPECT_EQ(s.queued(), 0u);
 }
 
@@ -121,7 +121,7 @@ TEST(InputSchedule, AFullQueueRefusesRatherThanGrowing) {
     s.submit(11, 1, 10);
     s.submit(12, 1, 10);
     EXPECT_EQ(s.submit(13, 1, 10), Submission::Full);
-    EXPECT_EQ(s.rejected_full(), 1u);
+    EXPECT_EQ(s.counters().rejected_full, 1u);
 }
 
 TEST(InputSchedule, ClearingAVacatedSeatKeepsTheSessionsCounters) {
@@ -132,8 +132,8 @@ TEST(InputSchedule, ClearingAVacatedSeatKeepsTheSessionsCounters) {
     s.clear();
     EXPECT_FALSE(s.held());
     EXPECT_FALSE(s.execute_due(11));
-    EXPECT_EQ(s.accepted(), 1u);
-    EXPECT_EQ(s.rejected(), 1u);
+    EXPECT_EQ(s.counters().accepted, 1u);
+    EXPECT_EQ(s.counters().rejected(), 1u);
     EXPECT_EQ(s.submit(7, 9, 6), Submission::Scheduled);  // history restarts with the seat
 }
 
@@ -164,7 +164,7 @@ TEST(InputSchedule, TwoPlayersWhoPressedTogetherExecuteTogetherWhateverTheirPing
         if (a && b && a->fresh && b->fresh && a->input == b->input) ++both_same_tick;
     }
     EXPECT_EQ(both_same_tick, presses);
-    EXPECT_EQ(near.late() + far.late() + near.rejected() + far.rejected(), 0u);
+    EXPECT_EQ(near.counters().late + far.counters().late + near.counters().rejected() + far.counters().rejected(), 0u);
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ TEST(PredictedEntity, OverflowingThePendingRingDropsTheOldestAndCountsIt) {
     PredictedEntity<int, int> e(0, PredictionOptions{.max_pending_inputs = 4});
     for (int i = 0; i < 6; ++i) e.apply_input(1, add);
     EXPECT_EQ(e.pending_count(), 4u);
-    EXPECT_EQ(e.overflowed(), 2u);
+    EXPECT_EQ(e.counters().overflowed, 2u);
     EXPECT_EQ(e.pending(0).seq, 3u);
     // Within the window the replay is still exact.
     e.reconcile(3, 3, add);
@@ -224,7 +224,7 @@ TEST(Prediction, PredictionConvergesAfterReconciliation) {
         play(s, seed, {}, 4000.0, 2500.0, {1.0f, 0.2f}, true, step_walled, step_free);
         // Idle inputs are still in flight, but they move nothing: prediction equals truth.
         EXPECT_LT(distance(s.client.predicted().p, s.server.p), 1e-3f) << "seed " << seed;
-        EXPECT_GT(s.frontier.skipped(), 0u) << "seed " << seed << ": the link should have lost some inputs";
+        EXPECT_GT(s.frontier.counters().skipped, 0u) << "seed " << seed << ": the link should have lost some inputs";
     }
 }
 

@@ -88,9 +88,9 @@ TEST(ByteBudget, RefillsAtItsRateUpToItsDepth) {
 }
 
 TEST(ByteBudgetOptions, ValidateNamesTheFirstBadField) {
-    EXPECT_EQ(ByteBudgetOptions{}.validate(), nullptr);
-    EXPECT_NE(ByteBudgetOptions{.bytes_per_sec = 0.0}.validate(), nullptr);
-    EXPECT_NE(ByteBudgetOptions{.burst_bytes = 0.5}.validate(), nullptr);
+    EXPECT_EQ(ByteBudgetOptions{}.validate(), "");
+    EXPECT_NE(ByteBudgetOptions{.bytes_per_sec = 0.0}.validate(), "");
+    EXPECT_NE(ByteBudgetOptions{.burst_bytes = 0.5}.validate(), "");
 }
 
 }  // namespace

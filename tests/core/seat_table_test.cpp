@@ -21,7 +21,7 @@ TEST(SeatTable, AJoinerGetsTheLowestSeatAndARejoinGetsTheSameOne) {
     const Seating again = t.seat(100);
     EXPECT_EQ(again.kind, Seating::Kind::Existing);
     EXPECT_EQ(again.token, a.token);
-    EXPECT_EQ(t.rejoins(), 1u);
+    EXPECT_EQ(t.counters().rejoins, 1u);
 }
 
 TEST(SeatTable, AFullTableRefusesRatherThanFailing) {
@@ -32,7 +32,7 @@ TEST(SeatTable, AFullTableRefusesRatherThanFailing) {
     const Seating s = t.seat(3);
     EXPECT_EQ(s.kind, Seating::Kind::Full);
     EXPECT_FALSE(s.seated());
-    EXPECT_EQ(t.turned_away(), 1u);
+    EXPECT_EQ(t.counters().turned_away, 1u);
 }
 
 TEST(SeatTable, UnseatingIsIdempotentAndAStrangerIsNotAnError) {
@@ -42,7 +42,7 @@ TEST(SeatTable, UnseatingIsIdempotentAndAStrangerIsNotAnError) {
     EXPECT_FALSE(t.unseat(1));
     EXPECT_FALSE(t.unseat(99));
     EXPECT_EQ(t.occupied_count(), 0u);
-    EXPECT_EQ(t.vacated(), 1u);
+    EXPECT_EQ(t.counters().vacated, 1u);
 }
 
 // Per-seat state a game keeps: an input schedule and a score.
@@ -69,7 +69,7 @@ TEST(SeatTable, AReusedSeatHandsItsNewOccupantNothingOfTheOldOnesState) {
     ASSERT_NE(his, nullptr);
     EXPECT_EQ(his->score, 0);
     EXPECT_EQ(his->inputs.queued(), 0u);
-    EXPECT_EQ(his->inputs.accepted(), 0u);
+    EXPECT_EQ(his->inputs.counters().accepted, 0u);
     // Anything still holding alice's token (a shot in flight, a timer) reaches nobody.
     EXPECT_EQ(t.state(alice.token), nullptr);
     EXPECT_EQ(t.occupant(alice.token), nullptr);
@@ -85,9 +85,9 @@ TEST(SeatTable, TheTablesCountersSurviveVacating) {
     t.unseat(1);
     t.clear();
     EXPECT_EQ(t.occupied_count(), 0u);
-    EXPECT_EQ(t.fresh_seatings(), 2u);
-    EXPECT_EQ(t.turned_away(), 1u);
-    EXPECT_EQ(t.vacated(), 2u);
+    EXPECT_EQ(t.counters().fresh_seatings, 2u);
+    EXPECT_EQ(t.counters().turned_away, 1u);
+    EXPECT_EQ(t.counters().vacated, 2u);
     EXPECT_TRUE(t.seat(3).is_fresh());
 }
 

@@ -59,13 +59,13 @@ TEST(SpatialGrid, CallerIdsAreReturnedInsteadOfIndices) {
     EXPECT_EQ(grid_query(grid, {5.0f, 5.0f}, 2.0f), (std::vector<std::uint32_t>{70, 4000}));
 }
 
-TEST(SpatialGrid, QueryAppendsWithoutClearing) {
+TEST(SpatialGrid, QueryReplacesWhatTheOutputHeld) {
     SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
     const std::vector<Vec2> points = {{5.0f, 5.0f}};
     grid.build(points);
     std::vector<std::uint32_t> out = {42};
     EXPECT_EQ(grid.query_radius({5.0f, 5.0f}, 1.0f, out), 1u);
-    EXPECT_EQ(out, (std::vector<std::uint32_t>{42, 0}));
+    EXPECT_EQ(out, (std::vector<std::uint32_t>{0}));
 }
 
 // The core property: for every layout, many seeds, every entity and several radii, the grid
@@ -337,12 +337,12 @@ TEST(SpatialGrid, RebuildForgetsThePreviousTick) {
 }
 
 TEST(SpatialGridOptions, ValidateNamesTheProblem) {
-    EXPECT_EQ(SpatialGridOptions{}.validate(), nullptr);
-    EXPECT_NE((SpatialGridOptions{.cell_size = 0.0f}.validate()), nullptr);
-    EXPECT_NE((SpatialGridOptions{.cell_size = std::numeric_limits<float>::quiet_NaN()}.validate()), nullptr);
-    EXPECT_NE((SpatialGridOptions{.extent = {-1.0f, 10.0f}}.validate()), nullptr);
-    EXPECT_NE((SpatialGridOptions{.origin = {std::numeric_limits<float>::infinity(), 0.0f}}.validate()), nullptr);
-    EXPECT_NE((SpatialGridOptions{.extent = {1e6f, 1e6f}, .cell_size = 1.0f}.validate()), nullptr);  // 10^12 cells
+    EXPECT_EQ(SpatialGridOptions{}.validate(), "");
+    EXPECT_NE((SpatialGridOptions{.cell_size = 0.0f}.validate()), "");
+    EXPECT_NE((SpatialGridOptions{.cell_size = std::numeric_limits<float>::quiet_NaN()}.validate()), "");
+    EXPECT_NE((SpatialGridOptions{.extent = {-1.0f, 10.0f}}.validate()), "");
+    EXPECT_NE((SpatialGridOptions{.origin = {std::numeric_limits<float>::infinity(), 0.0f}}.validate()), "");
+    EXPECT_NE((SpatialGridOptions{.extent = {1e6f, 1e6f}, .cell_size = 1.0f}.validate()), "");  // 10^12 cells
 }
 
 TEST(SpatialGrid, CoversTheClosedArea) {

@@ -38,12 +38,12 @@ TEST(VisibilitySet, TheDiffReportsSpawnsAndDespawns) {
     EXPECT_EQ(left, (std::vector<std::uint32_t>{1}));
 }
 
-TEST(VisibilitySet, DiffAppendsWithoutClearing) {
+TEST(VisibilitySet, DiffReplacesWhatTheOutputsHeld) {
     VisibilitySet previous, current;
     current.insert(5);
-    std::vector<std::uint32_t> entered = {99}, left;
+    std::vector<std::uint32_t> entered = {99}, left = {7};
     current.diff(previous, entered, left);
-    EXPECT_EQ(entered, (std::vector<std::uint32_t>{99, 5}));
+    EXPECT_EQ(entered, (std::vector<std::uint32_t>{5}));
     EXPECT_TRUE(left.empty());
 }
 

@@ -34,7 +34,7 @@ TEST(FieldPacket, APacketLongerThanADatagramIsRefusedByBothEnds) {
     EXPECT_EQ(decode_field_packet(w.bytes(), 2000, q), WireError::TooLarge);
     p.corrections.resize(100);
     EXPECT_TRUE(encode_field_packet(p, w).ok);
-    EXPECT_EQ(decode_field_packet(w.bytes(), 2000, q), WireError::None);
+    EXPECT_EQ(decode_field_packet(w.bytes(), 2000, q), WireError::Ok);
 }
 
 // A round with more respawns than a packet holds: every packet fits, and the respawns that
@@ -68,7 +68,7 @@ TEST(BlackholeServerHalf, RespawnsBeyondOnePacketFollowInTheNextOnes) {
         ASSERT_TRUE(sizes.ok) << "round " << round;
         ASSERT_LE(link.sent.back().size(), kMaxFieldPacketBytes) << "round " << round;
         FieldPacket q;
-        ASSERT_EQ(decode_field_packet(link.sent.back(), 2000, q), WireError::None) << "round " << round;
+        ASSERT_EQ(decode_field_packet(link.sent.back(), 2000, q), WireError::Ok) << "round " << round;
         for (const PelletState& s : q.spawned) spawned_times[s.id] += 1;
     }
     for (std::uint16_t id : respawned) EXPECT_EQ(spawned_times[id], 1) << "pellet " << id;
@@ -122,7 +122,7 @@ TEST(FieldPacket, RoundTripsWithinTheQuantizationStep) {
         ByteWriter w;
         encode_field_packet(p, w);
         FieldPacket q;
-        ASSERT_EQ(decode_field_packet(w.bytes(), 2000, q), WireError::None) << "trial " << trial;
+        ASSERT_EQ(decode_field_packet(w.bytes(), 2000, q), WireError::Ok) << "trial " << trial;
         ASSERT_EQ(q.holes.size(), p.holes.size());
         ASSERT_EQ(q.clusters.size(), p.clusters.size());
         ASSERT_EQ(q.corrections.size(), p.corrections.size());
@@ -154,7 +154,7 @@ TEST(FieldPacket, OutOfRangeValuesClampInsteadOfWrapping) {
     ByteWriter w;
     encode_field_packet(p, w);
     FieldPacket q;
-    ASSERT_EQ(decode_field_packet(w.bytes(), 10, q), WireError::None);
+    ASSERT_EQ(decode_field_packet(w.bytes(), 10, q), WireError::Ok);
     EXPECT_EQ(q.holes[0].position.x, 0.0f);
     EXPECT_EQ(q.holes[0].position.y, kArenaSize);
     EXPECT_EQ(q.holes[0].weight, 0.0f);
@@ -177,7 +177,7 @@ TEST(FieldPacket, WeightsClampAtTheCeilingAndTheLargestFieldFits) {
     ASSERT_TRUE(sizes.ok);
     EXPECT_LE(sizes.field, 1090u);
     FieldPacket q;
-    ASSERT_EQ(decode_field_packet(w.bytes(), 10, q), WireError::None);
+    ASSERT_EQ(decode_field_packet(w.bytes(), 10, q), WireError::Ok);
     EXPECT_EQ(q.holes[0].weight, 4194304.0f);
     EXPECT_EQ(q.clusters[63].weight, 4194304.0f);
     // One quarter above the ceiling, by hand: a single hole with weight4 = 2^24 + 1.
@@ -185,7 +185,7 @@ TEST(FieldPacket, WeightsClampAtTheCeilingAndTheLargestFieldFits) {
     EXPECT_EQ(decode_field_packet(over, 10, q), WireError::OutOfRange);
     std::vector<std::uint8_t> at = over;
     at[9] = 0x80;  // exactly 2^24
-    EXPECT_EQ(decode_field_packet(at, 10, q), WireError::None);
+    EXPECT_EQ(decode_field_packet(at, 10, q), WireError::Ok);
 }
 
 TEST(FieldPacket, EveryTruncationIsRejected) {
@@ -194,7 +194,7 @@ TEST(FieldPacket, EveryTruncationIsRejected) {
     const std::vector<std::uint8_t> bytes(w.bytes().begin(), w.bytes().end());
     FieldPacket q;
     for (std::size_t n = 0; n < bytes.size(); ++n) {
-        EXPECT_NE(decode_field_packet(std::span(bytes.data(), n), 2000, q), WireError::None) << "length " << n;
+        EXPECT_NE(decode_field_packet(std::span(bytes.data(), n), 2000, q), WireError::Ok) << "length " << n;
     }
 }
 
@@ -232,7 +232,7 @@ TEST(FieldPacket, RandomBytesNeverCrashTheDecoder) {
         for (std::uint8_t& b : bytes) b = static_cast<std::uint8_t>(rng.next());
         if (!bytes.empty() && rng.chance(0.5f)) bytes[0] = kFieldPacketKind;
         const WireError e = decode_field_packet(bytes, 100, q);
-        if (e == WireError::None) {
+        if (e == WireError::Ok) {
             for (const PelletState& p : q.corrections) EXPECT_LT(p.id, 100u) << "trial " << trial;
         }
     }
@@ -249,7 +249,7 @@ TEST(JoinState, GoldenBytesFollowTheDocumentedLayout) {
                                          0x01, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00};  // id 1
     EXPECT_EQ(std::vector<std::uint8_t>(w.bytes().begin(), w.bytes().end()), want);
     JoinState j;
-    ASSERT_EQ(decode_join_state(w.bytes(), j), WireError::None);
+    ASSERT_EQ(decode_join_state(w.bytes(), j), WireError::Ok);
     EXPECT_EQ(j.server_time_ms, 1000u);
     ASSERT_EQ(j.positions.size(), 2u);
     EXPECT_NEAR(j.positions[1].x, kArenaSize * 0.5f, 0.05f);
@@ -263,7 +263,7 @@ TEST(JoinState, RefusesWhatTheEncoderWouldNotWrite) {
     std::vector<std::uint8_t> b(w.bytes().begin(), w.bytes().end());
     JoinState j;
     for (std::size_t n = 0; n < b.size(); ++n) {
-        EXPECT_NE(decode_join_state(std::span(b.data(), n), j), WireError::None) << "truncated to " << n;
+        EXPECT_NE(decode_join_state(std::span(b.data(), n), j), WireError::Ok) << "truncated to " << n;
     }
     std::vector<std::uint8_t> bad = b;
     bad[4] = 1;  // the pellet's id is not its index
@@ -272,7 +272,7 @@ TEST(JoinState, RefusesWhatTheEncoderWouldNotWrite) {
     EXPECT_EQ(decode_join_state(bad, j), WireError::OutOfRange);
     bad = b;
     bad.push_back(0);
-    EXPECT_NE(decode_join_state(bad, j), WireError::None);  // trailing bytes
+    EXPECT_NE(decode_join_state(bad, j), WireError::Ok);  // trailing bytes
     bad = b;
     bad[0] = kFieldPacketKind;
     EXPECT_EQ(decode_join_state(bad, j), WireError::UnknownType);
@@ -294,7 +294,7 @@ TEST(JoinState, MutatedBytesAreRefusedOrReencodeExactly) {
     for (int trial = 0; trial < 4000; ++trial) {
         Bytes b = trial % 10 == 0 ? noise(rng, kJoinStateKind) : seed;
         if (trial % 10 != 0) mutate(b, rng);
-        if (decode_join_state(b, j) != WireError::None) continue;
+        if (decode_join_state(b, j) != WireError::Ok) continue;
         ++accepted;
         ByteWriter again;
         encode_join_state(j.server_time_ms, j.positions, j.velocities, again);
@@ -320,8 +320,8 @@ TEST(FieldPacket, TheDecoderNarratesEveryFieldItReads) {
     const std::vector<std::uint8_t> bytes(w.bytes().begin(), w.bytes().end());
     std::vector<WireField> fields;
     FieldPacket q, plain;
-    ASSERT_EQ(decode_field_packet(bytes, 2000, q, &fields), WireError::None);
-    ASSERT_EQ(decode_field_packet(bytes, 2000, plain), WireError::None);
+    ASSERT_EQ(decode_field_packet(bytes, 2000, q, &fields), WireError::Ok);
+    ASSERT_EQ(decode_field_packet(bytes, 2000, plain), WireError::Ok);
     std::size_t at = 0;
     for (const WireField& f : fields) {
         EXPECT_EQ(f.offset, at) << f.name;

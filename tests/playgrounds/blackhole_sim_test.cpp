@@ -197,7 +197,7 @@ TEST(BlackholeSim, UnderLossTheRoundRobinCorrectionsBoundTheDrift) {
     s.corrections = 100;
     const auto corrected = run(s, 2, 4.0);
     const LossyLink& down = corrected->lane(LaneKind::Full).seats[0]->link.down();
-    const LinkCounters& k = down.counters();
+    const LossyLinkCounters& k = down.counters();
     EXPECT_GT(k.packets_lost, 0u);
     EXPECT_EQ(k.packets_lost + k.packets_delivered + down.in_flight(), k.packets_sent);
     const double without = uncorrected->lifetime_error(LaneKind::Full).median;

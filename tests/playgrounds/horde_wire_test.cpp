@@ -69,7 +69,7 @@ TEST(HordeWire, APacketEncodesToTheDocumentedBytes) {
 TEST(HordeWire, RoundTripsEveryPart) {
     const Example ex;
     HordePacket p;
-    ASSERT_EQ(decode_horde_packet(ex.encode(), p), WireError::None);
+    ASSERT_EQ(decode_horde_packet(ex.encode(), p), WireError::Ok);
     EXPECT_EQ(p.time_ms, 1000u);
     EXPECT_EQ(p.delta.plan.seq, 3u);
     EXPECT_EQ(p.delta.plan.entered, ex.plan.entered);
@@ -90,7 +90,7 @@ TEST(HordeWire, EveryTruncationIsRefused) {
     const std::vector<std::uint8_t> bytes = Example().encode();
     HordePacket p;
     for (std::size_t n = 0; n < bytes.size(); ++n) {
-        EXPECT_NE(decode_horde_packet(std::span(bytes.data(), n), p), WireError::None) << "length " << n;
+        EXPECT_NE(decode_horde_packet(std::span(bytes.data(), n), p), WireError::Ok) << "length " << n;
         EXPECT_TRUE(p.samples.empty() && p.crowd.empty() && p.players.empty()) << "length " << n;
     }
 }
@@ -141,7 +141,7 @@ TEST(HordeWire, RandomMutationsNeverCrashAndAcceptedPacketsAreWellFormed) {
             }
             if (bytes.empty()) bytes.push_back(0);
         }
-        if (decode_horde_packet(bytes, p) != WireError::None) continue;
+        if (decode_horde_packet(bytes, p) != WireError::Ok) continue;
         for (std::size_t s = 1; s < p.samples.size(); ++s) {
             ASSERT_LT(SlotKey::decode(p.samples[s - 1].key)->index, SlotKey::decode(p.samples[s].key)->index)
                 << "case " << i;
@@ -173,7 +173,7 @@ TEST(HordeWire, APacketLongerThanADatagramIsRefusedByBothEnds) {
     const std::vector<std::uint8_t> fits = ex.encode(&sizes);
     ASSERT_LE(fits.size(), kMaxHordePacketBytes);
     EXPECT_TRUE(sizes.ok);
-    EXPECT_EQ(decode_horde_packet(fits, p), WireError::None);
+    EXPECT_EQ(decode_horde_packet(fits, p), WireError::Ok);
 }
 
 TEST(HordeWire, AnUnencodablePositionMarksThePacketNotOk) {

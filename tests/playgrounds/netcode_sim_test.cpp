@@ -81,7 +81,7 @@ TEST(NetcodeSim, PredictionConvergesAfterReconciliation) {
         // easing out the last correction at the smoother's gentle small-error rate.
         EXPECT_LT(distance(on.entity.predicted(), sim.ideal_player()), 0.05f) << "seed " << seed;
         EXPECT_LT(distance(on.drawn_player, sim.ideal_player()), 0.5f) << "seed " << seed;
-        EXPECT_GT(on.server.inputs.skipped() + on.up.counters().packets_lost, 0u) << "seed " << seed;
+        EXPECT_GT(on.server.inputs.counters().skipped + on.up.counters().packets_lost, 0u) << "seed " << seed;
     }
 }
 
@@ -253,7 +253,7 @@ TEST(NetcodeSim, TheSmoothClockDilatesItsRateToAbsorbALatencyJump) {
     EXPECT_LE(a.most_ms, 1.1 * frame_ms + 1e-6);
     EXPECT_LT(a.slowest_rate, 0.95) << "the clock should slow down to let the later stamps catch up";
     const ClientLane& on = sim.lane(kOn);
-    EXPECT_EQ(on.rate_clock.snaps(), 0u);
+    EXPECT_EQ(on.rate_clock.counters().snaps, 0u);
     EXPECT_LT(std::fabs(on.rate_clock.error_ms()), 40.0);
 }
 

@@ -60,7 +60,7 @@ TEST(NetcodeWire, AnInputPacketEncodesToTheDocumentedBytes) {
                             0x02, 0x00, 0x00, 0x01, 0x01, 0x01, 0x08, 0x20, 0x20};
     EXPECT_EQ(encode(golden_input()), expected);
     InputPacket back;
-    ASSERT_EQ(decode_input(expected, back), WireError::None);
+    ASSERT_EQ(decode_input(expected, back), WireError::Ok);
     EXPECT_TRUE(same(back, golden_input()));
 }
 
@@ -69,7 +69,7 @@ TEST(NetcodeWire, AStatePacketEncodesToTheDocumentedBytes) {
                             0x00, 0x40, 0x02, 0x01, 0x02, 0x01, 0x00, 0x00};
     EXPECT_EQ(encode(golden_state()), expected);
     StatePacket back;
-    ASSERT_EQ(decode_state(expected, back), WireError::None);
+    ASSERT_EQ(decode_state(expected, back), WireError::Ok);
     EXPECT_TRUE(same(back, golden_state()));
 }
 
@@ -82,7 +82,7 @@ TEST(NetcodeWire, TheDecodersNarrateEveryFieldTheyRead) {
         StatePacket st;
         const WireError e =
             bytes[0] == kInputType ? decode_input(bytes, in, &fields) : decode_state(bytes, st, &fields);
-        ASSERT_EQ(e, WireError::None);
+        ASSERT_EQ(e, WireError::Ok);
         std::size_t at = 0;
         for (const WireField& f : fields) {
             EXPECT_EQ(f.offset, at) << f.name;
@@ -94,7 +94,7 @@ TEST(NetcodeWire, TheDecodersNarrateEveryFieldTheyRead) {
     }
     std::vector<WireField> fields;
     InputPacket in;
-    ASSERT_EQ(decode_input(encode(golden_input()), in, &fields), WireError::None);
+    ASSERT_EQ(decode_input(encode(golden_input()), in, &fields), WireError::Ok);
     EXPECT_TRUE(same(in, golden_input()));
     ASSERT_GE(fields.size(), 8u);
     EXPECT_EQ(fields[0].name, "type");
@@ -134,7 +134,7 @@ TEST(NetcodeWire, RandomPacketsRoundTripExactly) {
         for (std::uint64_t i = rng.below(kMaxShotsPerPacket + 1); i > 0; --i)
             in.shots.push_back({id += 1 + static_cast<std::uint32_t>(rng.below(5)), time(), pos()});
         InputPacket in_back;
-        ASSERT_EQ(decode_input(encode(in), in_back), WireError::None) << "seed " << seed;
+        ASSERT_EQ(decode_input(encode(in), in_back), WireError::Ok) << "seed " << seed;
         EXPECT_TRUE(same(in, in_back)) << "seed " << seed;
 
         StatePacket st;
@@ -148,7 +148,7 @@ TEST(NetcodeWire, RandomPacketsRoundTripExactly) {
         for (std::uint64_t i = rng.below(kMaxVerdicts + 1); i > 0; --i)
             st.verdicts.push_back({static_cast<std::uint32_t>(rng.next()), rng.chance(0.5f), rng.chance(0.5f), pos()});
         StatePacket st_back;
-        ASSERT_EQ(decode_state(encode(st), st_back), WireError::None) << "seed " << seed;
+        ASSERT_EQ(decode_state(encode(st), st_back), WireError::Ok) << "seed " << seed;
         EXPECT_TRUE(same(st, st_back)) << "seed " << seed;
     }
 }
@@ -158,7 +158,7 @@ TEST(NetcodeWire, EveryTruncationIsRefusedAndLeavesTheOutputEmpty) {
     for (std::size_t n = 0; n < input.size(); ++n) {
         InputPacket out;
         out.first_seq = 99;
-        EXPECT_NE(decode_input(std::span(input).first(n), out), WireError::None) << n << " bytes";
+        EXPECT_NE(decode_input(std::span(input).first(n), out), WireError::Ok) << n << " bytes";
         EXPECT_EQ(out.first_seq, 0u);
         EXPECT_TRUE(out.inputs.empty());
     }
@@ -166,7 +166,7 @@ TEST(NetcodeWire, EveryTruncationIsRefusedAndLeavesTheOutputEmpty) {
     for (std::size_t n = 0; n < state.size(); ++n) {
         StatePacket out;
         out.acked_seq = 99;
-        EXPECT_NE(decode_state(std::span(state).first(n), out), WireError::None) << n << " bytes";
+        EXPECT_NE(decode_state(std::span(state).first(n), out), WireError::Ok) << n << " bytes";
         EXPECT_EQ(out.acked_seq, 0u);
         EXPECT_TRUE(out.bots.empty());
     }

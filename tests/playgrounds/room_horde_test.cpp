@@ -86,7 +86,7 @@ TEST(HordeRoom, APageFromOtherSourcesIsToldToReload) {
         c.poll();
         while (c.receive(msg)) {
             if (!msg.empty() && msg[0] == static_cast<std::uint8_t>(play::RoomMessage::Refuse)) {
-                ASSERT_EQ(play::decode_refuse(msg, reason), WireError::None);
+                ASSERT_EQ(play::decode_refuse(msg, reason), WireError::Ok);
             }
         }
         std::this_thread::sleep_for(2ms);

@@ -27,7 +27,7 @@ TEST(RoomWire, HelloRoundTripsAndHasGoldenBytes) {
     const Bytes golden = {0x4a, 0x01, 0x02, 'a', 'b', 0x05, 'h', 'o', 'r', 'd', 'e', 0x03, 'A', 'n', 'n'};
     EXPECT_EQ(bytes_of(w), golden);
     ClientMessage m;
-    ASSERT_EQ(decode_client_message(golden, m), WireError::None);
+    ASSERT_EQ(decode_client_message(golden, m), WireError::Ok);
     EXPECT_EQ(m.type, RoomMessage::Hello);
     EXPECT_EQ(m.hello.build, "ab");
     EXPECT_EQ(m.hello.playground, "horde");
@@ -40,7 +40,7 @@ TEST(RoomWire, InputQuantizesDirectionsTo127thsAndRefusesTheUnwritableFloor) {
     const Bytes golden = {0x49, 0xac, 0x02, 0x00, 0x7f, static_cast<std::uint8_t>(-64)};
     EXPECT_EQ(bytes_of(w), golden);
     ClientMessage m;
-    ASSERT_EQ(decode_client_message(golden, m), WireError::None);
+    ASSERT_EQ(decode_client_message(golden, m), WireError::Ok);
     EXPECT_EQ(m.input.seq, 300u);
     EXPECT_FLOAT_EQ(m.input.direction.x, 1.0f);
     EXPECT_NEAR(m.input.direction.y, -0.5f, 1.0f / 127.0f);
@@ -56,7 +56,7 @@ TEST(RoomWire, NonFiniteInputDirectionsTravelAsZero) {
     ByteWriter w;
     encode_input(w, {.seq = 1, .autopilot = false, .direction = {std::numeric_limits<float>::quiet_NaN(), 5.0f}});
     ClientMessage m;
-    ASSERT_EQ(decode_client_message(w.bytes(), m), WireError::None);
+    ASSERT_EQ(decode_client_message(w.bytes(), m), WireError::Ok);
     EXPECT_EQ(m.input.direction.x, 0.0f);
     EXPECT_EQ(m.input.direction.y, 1.0f);  // clamped
 }
@@ -68,7 +68,7 @@ TEST(RoomWire, TruthQueryKeysRoundTripAsIndexGapsAndGenerations) {
     const Bytes golden = {0x51, 0x07, 0x03, 0x03, 0x01, 0x01, 0x46, 0x8c, 0x03, 0x00};
     EXPECT_EQ(bytes_of(w), golden);
     ClientMessage m;
-    ASSERT_EQ(decode_client_message(golden, m), WireError::None);
+    ASSERT_EQ(decode_client_message(golden, m), WireError::Ok);
     EXPECT_EQ(m.truth_query.keys, q.keys);
     Bytes repeated = golden;
     repeated[5] = 0x00;  // a zero gap after the first: the same slot twice
@@ -108,7 +108,7 @@ TEST(RoomWire, WelcomeRoundTripsAndRefusesASeatOutsideTheRoom) {
     ByteWriter w;
     encode_welcome(w, w0);
     WelcomeMessage out;
-    ASSERT_EQ(decode_welcome(w.bytes(), out), WireError::None);
+    ASSERT_EQ(decode_welcome(w.bytes(), out), WireError::Ok);
     EXPECT_EQ(out.seat, 2u);
     EXPECT_EQ(out.seats, 4u);
     EXPECT_EQ(out.settings, "enemies=3000");
@@ -123,7 +123,7 @@ TEST(RoomWire, TruthCarriesABitmapAndOnePositionPerAliveKey) {
     ByteWriter w;
     encode_truth(w, 9, 12345, alive, positions);
     TruthMessage t;
-    ASSERT_EQ(decode_truth(w.bytes(), t), WireError::None);
+    ASSERT_EQ(decode_truth(w.bytes(), t), WireError::Ok);
     EXPECT_EQ(t.id, 9u);
     EXPECT_EQ(t.server_ms, 12345u);
     ASSERT_EQ(t.alive.size(), 9u);
@@ -142,14 +142,14 @@ TEST(RoomWire, RosterAndRefuseRoundTrip) {
     ByteWriter w;
     encode_roster(w, entries);
     std::vector<RosterEntry> out;
-    ASSERT_EQ(decode_roster(w.bytes(), out), WireError::None);
+    ASSERT_EQ(decode_roster(w.bytes(), out), WireError::Ok);
     ASSERT_EQ(out.size(), 2u);
     EXPECT_EQ(out[1].seat, 3u);
     EXPECT_EQ(out[1].name, "bob");
     ByteWriter r;
     encode_refuse(r, "room is full (4 seats)");
     std::string reason;
-    ASSERT_EQ(decode_refuse(r.bytes(), reason), WireError::None);
+    ASSERT_EQ(decode_refuse(r.bytes(), reason), WireError::Ok);
     EXPECT_EQ(reason, "room is full (4 seats)");
 }
 
@@ -163,7 +163,7 @@ TEST(RoomWire, CommandsRoundTripAndRefuseValuesOutsideTheirRanges) {
     ByteWriter w;
     encode_command(w, impair);
     ClientMessage m;
-    ASSERT_EQ(decode_client_message(w.bytes(), m), WireError::None);
+    ASSERT_EQ(decode_client_message(w.bytes(), m), WireError::Ok);
     EXPECT_EQ(m.command.seat, 3u);
     EXPECT_DOUBLE_EQ(m.command.loss_pct, 12.5);
     EXPECT_DOUBLE_EQ(m.command.latency_ms, 80);
@@ -175,7 +175,7 @@ TEST(RoomWire, CommandsRoundTripAndRefuseValuesOutsideTheirRanges) {
     everyone.seat = kAllSeats;
     ByteWriter all;
     encode_command(all, everyone);
-    ASSERT_EQ(decode_client_message(all.bytes(), m), WireError::None);
+    ASSERT_EQ(decode_client_message(all.bytes(), m), WireError::Ok);
     EXPECT_EQ(m.command.seat, kAllSeats);
     const Bytes unknown_kind = {0x58, 0x09};
     EXPECT_EQ(decode_client_message(unknown_kind, m), WireError::OutOfRange);
@@ -194,7 +194,7 @@ TEST(RoomWire, SeatTableAndClassInfoRoundTrip) {
     ByteWriter w;
     encode_seat_table(w, t);
     SeatTableMessage out;
-    ASSERT_EQ(decode_seat_table(w.bytes(), out), WireError::None);
+    ASSERT_EQ(decode_seat_table(w.bytes(), out), WireError::Ok);
     ASSERT_EQ(out.rows.size(), 1u);
     EXPECT_EQ(out.rows[0].name, "bob");
     EXPECT_DOUBLE_EQ(out.rows[0].meters.rtt_ms, 81.5);
@@ -205,7 +205,7 @@ TEST(RoomWire, SeatTableAndClassInfoRoundTrip) {
     ByteWriter c;
     encode_class_info(c, info);
     ClassInfoMessage back;
-    ASSERT_EQ(decode_class_info(c.bytes(), back), WireError::None);
+    ASSERT_EQ(decode_class_info(c.bytes(), back), WireError::Ok);
     EXPECT_EQ(back.qr, info.qr);
     info.qr = {"10", "01", "11"};  // not square
     ByteWriter n;
@@ -374,15 +374,15 @@ TEST(RoomWire, TheWireDocumentsGoldenExamplesMatchTheCode) {
         ByteWriter again;
         if (name == "refuse") {
             std::string reason;
-            ASSERT_EQ(decode_refuse(bytes, reason), WireError::None);
+            ASSERT_EQ(decode_refuse(bytes, reason), WireError::Ok);
             encode_refuse(again, reason);
         } else if (name == "pong") {
             PongMessage pong;
-            ASSERT_EQ(decode_pong(bytes, pong), WireError::None);
+            ASSERT_EQ(decode_pong(bytes, pong), WireError::Ok);
             encode_pong(again, pong);
         } else {
             ClientMessage m;
-            ASSERT_EQ(decode_client_message(bytes, m), WireError::None);
+            ASSERT_EQ(decode_client_message(bytes, m), WireError::Ok);
             ASSERT_TRUE(fuzz::fuzz_client_message(bytes));  // re-encodes to the same bytes
             ++checked;
             continue;

@@ -41,7 +41,7 @@ inline bool ascending_slot_keys(const std::vector<std::uint64_t>& keys) {
 inline bool fuzz_delta_frame(std::span<const std::uint8_t> bytes) {
     const WireOptions options{.position_step = 1.0f / 16.0f, .max_keys = 4096};
     DeltaFrame frame;
-    if (decode_delta_frame(bytes, frame, options) != WireError::None) {
+    if (decode_delta_frame(bytes, frame, options) != WireError::Ok) {
         fuzz_check(frame.plan.entered.empty() && frame.plan.left.empty() && frame.entered_positions.empty(),
                    "a refused frame left keys behind");
         return false;
@@ -59,7 +59,7 @@ inline bool fuzz_delta_frame(std::span<const std::uint8_t> bytes) {
     encode_delta_frame(w, p, frame.entered_positions, options);
     fuzz_check(w.ok(), "an accepted frame does not re-encode");
     DeltaFrame again;
-    fuzz_check(decode_delta_frame(w.bytes(), again, options) == WireError::None, "a re-encoded frame is refused");
+    fuzz_check(decode_delta_frame(w.bytes(), again, options) == WireError::Ok, "a re-encoded frame is refused");
     fuzz_check(again.plan.seq == p.seq && again.plan.baseline_seq == p.baseline_seq &&
                    again.plan.full_baseline == p.full_baseline && again.plan.digest == p.digest &&
                    again.plan.entered == p.entered && again.plan.left == p.left,
@@ -79,7 +79,7 @@ inline bool fuzz_delta_frame(std::span<const std::uint8_t> bytes) {
 
 inline bool fuzz_ack(std::span<const std::uint8_t> bytes) {
     AckReport report;
-    if (decode_ack(bytes, report) != WireError::None) return false;
+    if (decode_ack(bytes, report) != WireError::Ok) return false;
     ByteWriter w;
     encode_ack(w, report);
     fuzz_check(std::equal(w.bytes().begin(), w.bytes().end(), bytes.begin(), bytes.end()),

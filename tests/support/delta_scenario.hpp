@@ -148,7 +148,7 @@ public:
     void client_receive(double now_ms) {
         bool any = false;
         while (down_.poll(now_ms, packet_)) {
-            if (receiver_.apply(packet_) != WireError::None) {
+            if (receiver_.apply(packet_) != WireError::Ok) {
                 ++decode_errors_;
                 continue;
             }
@@ -163,7 +163,7 @@ public:
 
     void server_receive(double now_ms) {
         while (up_.poll(now_ms, packet_)) {
-            if (stream_.receive_ack(packet_, now_ms) != WireError::None) ++decode_errors_;
+            if (stream_.receive_ack(packet_, now_ms) != WireError::Ok) ++decode_errors_;
         }
     }
 

@@ -28,32 +28,32 @@ inline void check_narration(std::span<const std::uint8_t> bytes, const std::vect
 // Returns true when the bytes were accepted (and then re-encoded identically).
 inline bool fuzz_input_packet(std::span<const std::uint8_t> bytes) {
     play::InputPacket p;
-    if (play::decode_input(bytes, p) != WireError::None) {
+    if (play::decode_input(bytes, p) != WireError::Ok) {
         std::vector<play::WireField> fields;
-        if (play::decode_input(bytes, p, &fields) == WireError::None) std::abort();  // narration changes nothing
+        if (play::decode_input(bytes, p, &fields) == WireError::Ok) std::abort();  // narration changes nothing
         return false;
     }
     ByteWriter w;
     play::encode_input(w, p);
     if (!w.ok() || !std::equal(w.bytes().begin(), w.bytes().end(), bytes.begin(), bytes.end())) std::abort();
     std::vector<play::WireField> fields;
-    if (play::decode_input(bytes, p, &fields) != WireError::None) std::abort();
+    if (play::decode_input(bytes, p, &fields) != WireError::Ok) std::abort();
     check_narration(bytes, fields);
     return true;
 }
 
 inline bool fuzz_state_packet(std::span<const std::uint8_t> bytes) {
     play::StatePacket p;
-    if (play::decode_state(bytes, p) != WireError::None) {
+    if (play::decode_state(bytes, p) != WireError::Ok) {
         std::vector<play::WireField> fields;
-        if (play::decode_state(bytes, p, &fields) == WireError::None) std::abort();
+        if (play::decode_state(bytes, p, &fields) == WireError::Ok) std::abort();
         return false;
     }
     ByteWriter w;
     play::encode_state(w, p);
     if (!w.ok() || !std::equal(w.bytes().begin(), w.bytes().end(), bytes.begin(), bytes.end())) std::abort();
     std::vector<play::WireField> fields;
-    if (play::decode_state(bytes, p, &fields) != WireError::None) std::abort();
+    if (play::decode_state(bytes, p, &fields) != WireError::Ok) std::abort();
     check_narration(bytes, fields);
     return true;
 }

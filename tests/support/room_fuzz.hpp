@@ -24,7 +24,7 @@ inline bool printable(const std::string& s, std::size_t max) {
 inline bool fuzz_client_message(std::span<const std::uint8_t> bytes) {
     using namespace vantage::play;
     ClientMessage m;
-    if (decode_client_message(bytes, m) != WireError::None) return false;
+    if (decode_client_message(bytes, m) != WireError::Ok) return false;
     ByteWriter w;
     switch (m.type) {
         case RoomMessage::Hello:
@@ -84,35 +84,35 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
     using namespace vantage::play;
     bool any = false;
     WelcomeMessage welcome;
-    if (decode_welcome(bytes, welcome) == WireError::None) {
+    if (decode_welcome(bytes, welcome) == WireError::Ok) {
         fuzz_check(welcome.seat < welcome.seats && printable(welcome.settings, kMaxSettingsBytes),
                    "a bad welcome accepted");
         any = true;
     }
     std::string reason;
-    if (decode_refuse(bytes, reason) == WireError::None) {
+    if (decode_refuse(bytes, reason) == WireError::Ok) {
         fuzz_check(printable(reason, kMaxReasonBytes), "a refusal reason not printable");
         any = true;
     }
     PongMessage pong;
-    any = decode_pong(bytes, pong) == WireError::None || any;
+    any = decode_pong(bytes, pong) == WireError::Ok || any;
     TruthMessage truth;
-    if (decode_truth(bytes, truth) == WireError::None) {
+    if (decode_truth(bytes, truth) == WireError::Ok) {
         const auto alive = static_cast<std::size_t>(std::count(truth.alive.begin(), truth.alive.end(), true));
         fuzz_check(alive == truth.positions.size() && truth.alive.size() <= kMaxTruthKeys, "truth counts disagree");
         any = true;
     }
     std::string text;
-    if (decode_error(bytes, text) == WireError::None) {
+    if (decode_error(bytes, text) == WireError::Ok) {
         fuzz_check(printable(text, kMaxReasonBytes), "an error reason not printable");
         any = true;
     }
-    if (decode_link(bytes, text) == WireError::None) {
+    if (decode_link(bytes, text) == WireError::Ok) {
         fuzz_check(printable(text, kMaxLinkBytes), "a link not printable");
         any = true;
     }
     SeatTableMessage table;
-    if (decode_seat_table(bytes, table) == WireError::None) {
+    if (decode_seat_table(bytes, table) == WireError::Ok) {
         fuzz_check(table.rows.size() <= kMaxRosterSeats && table.theta <= 2 && table.view_radius <= 1500,
                    "a seat table outside its limits");
         for (const SeatRow& row : table.rows) {
@@ -125,19 +125,19 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
         any = true;
     }
     ClassInfoMessage info;
-    if (decode_class_info(bytes, info) == WireError::None) {
+    if (decode_class_info(bytes, info) == WireError::Ok) {
         for (const std::string& row : info.qr) fuzz_check(row.size() == info.qr.size(), "a QR code that is not square");
         any = true;
     }
     std::vector<RosterEntry> roster;
-    if (decode_roster(bytes, roster) == WireError::None) {
+    if (decode_roster(bytes, roster) == WireError::Ok) {
         fuzz_check(roster.size() <= kMaxRosterSeats, "a roster over the limit");
         for (const RosterEntry& e : roster) fuzz_check(printable(e.name, kMaxNameBytes), "a roster name not printable");
         any = true;
     }
     // The black-hole room's own: the join state and the field packet re-encode exactly.
     JoinState join;
-    if (decode_join_state(bytes, join) == WireError::None) {
+    if (decode_join_state(bytes, join) == WireError::Ok) {
         ByteWriter again;
         encode_join_state(join.server_time_ms, join.positions, join.velocities, again);
         fuzz_check(std::equal(again.bytes().begin(), again.bytes().end(), bytes.begin(), bytes.end()),
@@ -145,14 +145,14 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
         any = true;
     }
     FieldPacket packet;
-    if (decode_field_packet(bytes, kMaxPellets, packet) == WireError::None) {
+    if (decode_field_packet(bytes, kMaxPellets, packet) == WireError::Ok) {
         fuzz_check(packet.holes.size() <= kMaxHoles && packet.clusters.size() <= kMaxHoles, "a field over the limits");
         ByteWriter again;
         const PacketBytes sizes = encode_field_packet(packet, again);
         fuzz_check(sizes.ok && std::equal(again.bytes().begin(), again.bytes().end(), bytes.begin(), bytes.end()),
                    "an accepted field packet does not re-encode to its bytes");
         std::vector<WireField> fields;
-        fuzz_check(decode_field_packet(bytes, kMaxPellets, packet, &fields) == WireError::None,
+        fuzz_check(decode_field_packet(bytes, kMaxPellets, packet, &fields) == WireError::Ok,
                    "narrating a field packet changed its decode");
         std::size_t at = 0;
         for (const WireField& f : fields) {
@@ -163,7 +163,7 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
         any = true;
     } else {
         std::vector<WireField> fields;
-        fuzz_check(decode_field_packet(bytes, kMaxPellets, packet, &fields) != WireError::None,
+        fuzz_check(decode_field_packet(bytes, kMaxPellets, packet, &fields) != WireError::Ok,
                    "narrating a field packet changed its decode");
     }
     return any;

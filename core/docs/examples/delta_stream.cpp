@@ -68,13 +68,13 @@ bool delta_stream_example() {
         while (uplink.poll(now_ms, packet)) stream.receive_ack(packet, now_ms);
         visible.clear();
         grid.for_each_in_radius(eye, 200.0f, [&](std::uint32_t id, Vec2) { visible.insert(id); });
-        if (stream.frame(visible, key_of, position_of, now_ms, frame) == StreamStatus::Written)
+        if (stream.frame(visible, key_of, position_of, now_ms, frame) == StreamStatus::Ok)
             downlink.send(now_ms, frame.bytes());
 
         // Client, every tick: apply what arrived (a bad frame is refused and changes nothing),
         // react to what each frame changed, and acknowledge.
         while (downlink.poll(now_ms, packet)) {
-            if (receiver.apply(packet) != WireError::None) continue;
+            if (receiver.apply(packet) != WireError::Ok) continue;
             spawned += receiver.entered().size();  // each with its position in receiver.mirror()
             despawned += receiver.left().size();
         }

@@ -44,7 +44,7 @@ public:
     std::uint64_t mask() const { return mask_; }
     // How many of the 65 sequences the window covers arrived (0 when empty).
     std::uint32_t received_in_window() const;
-    // Appends, ascending, every sequence from max(oldest, newest - 64) to newest that did not
+    // Replaces out with, ascending, every sequence from max(oldest, newest - 64) to newest that did not
     // arrive. Nothing is reported for sequences the window cannot see.
     void missing_since(std::uint64_t oldest, std::vector<std::uint64_t>& out) const;
     // The newest b such that first..=b all arrived; nullopt when first did not arrive, is

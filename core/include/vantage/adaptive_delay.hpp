@@ -41,6 +41,11 @@ struct AdaptiveDelayOptions {
     std::string_view validate() const;
 };
 
+// Counters since construction or reset().
+struct AdaptiveDelayCounters {
+    std::uint64_t arrivals = 0;
+};
+
 class AdaptiveDelay {
 public:
     AdaptiveDelay() : AdaptiveDelay(AdaptiveDelayOptions{}) {}
@@ -61,7 +66,7 @@ public:
     double target_delay_ms() const;
     double interval_ms() const { return interval_ms_; }
     double jitter_ms() const { return jitter_ms_; }
-    std::uint64_t arrivals() const { return arrivals_; }
+    const AdaptiveDelayCounters& counters() const { return counters_; }
     const AdaptiveDelayOptions& options() const { return options_; }
     void reset() { *this = AdaptiveDelay{options_}; }
 
@@ -73,7 +78,7 @@ private:
     double interval_ms_ = 0.0;
     double jitter_ms_ = 0.0;
     double delay_ms_ = 0.0;
-    std::uint64_t arrivals_ = 0;
+    AdaptiveDelayCounters counters_;
     std::uint64_t intervals_ = 0;  // interval samples taken
 };
 

@@ -30,7 +30,7 @@
 // worse than culling.
 // A drawing (crowd impostors) tolerates 1.5. The right ceiling is a property of the consumer.
 // A consumer that computes across a whole view (a client integrating every pellet within
-// its view radius) should walk with summarize_around(x, y, view_radius, theta, out): the
+// its view radius) should walk with summarize_around(at, view_radius, theta, out): the
 // criterion then holds at the edge of the view too, and measured in the black-hole setting
 // it is about 28x more accurate than summarize at the same number of summaries
 // (core/docs/aggregate.md).
@@ -123,7 +123,7 @@ public:
     // level; the tree stays correct and merely stops being balanced.
     void build_in(std::span<const WeightedPoint> points, Vec2 center, float size, int max_depth);
 
-    // Walks from (x, y) and replaces `out` with the coarsest set of summaries that satisfies
+    // Walks from `at` and replaces `out` with the coarsest set of summaries that satisfies
     // the opening angle: a node is accepted when size < theta * distance to its weighted
     // centroid; a leaf is always accepted. theta <= 0 accepts only leaves and so returns
     // every input exactly, through this same code path (the off switch). The criterion is
@@ -131,20 +131,16 @@ public:
     //
     // Output order is the tree's preorder: members of consecutive summaries are consecutive
     // runs of one order array. Weight and count are conserved at every theta.
-    void summarize(float x, float y, float theta, std::vector<Summary>& out) const;
-    void summarize(Vec2 at, float theta, std::vector<Summary>& out) const { summarize(at.x, at.y, theta, out); }
+    void summarize(Vec2 at, float theta, std::vector<Summary>& out) const;
 
     // The same walk for a viewer who computes over a whole disc (every pellet within
-    // `radius` of (x, y), world units), not at one point: a node is accepted only when
+    // `radius` of `at`, world units), not at one point: a node is accepted only when
     // size < theta * (d - radius), so the criterion holds as seen from anywhere in the disc.
     // A point-viewer walk is accurate at the viewer and degrades toward the disc's edge,
     // where a cell that looked far from the centre may be close; this one does not, for more
     // summaries. radius 0 is exactly summarize(). A negative radius is misuse (checked
     // in every build); a NaN radius opens everything.
-    void summarize_around(float x, float y, float radius, float theta, std::vector<Summary>& out) const;
-    void summarize_around(Vec2 at, float radius, float theta, std::vector<Summary>& out) const {
-        summarize_around(at.x, at.y, radius, theta, out);
-    }
+    void summarize_around(Vec2 at, float radius, float theta, std::vector<Summary>& out) const;
 
     // The original input indices a summary stands for (into the span given to the build).
     std::span<const std::uint32_t> members(const Summary& summary) const;
@@ -182,7 +178,7 @@ private:
     };
     struct Sums;
 
-    void walk(float x, float y, float radius, float theta, std::vector<Summary>& out) const;
+    void walk(Vec2 at, float radius, float theta, std::vector<Summary>& out) const;
     void build_cell(std::span<const WeightedPoint> points, double center_x, double center_y, double size,
                     int max_depth);
     Sums build_node(std::uint32_t begin, std::uint32_t end, float cx, float cy, float size, int depth, int max_depth);

@@ -13,9 +13,10 @@
 //
 // Two kinds, so that cost is a decision and not an accident:
 //   VANTAGE_ASSERT(condition, message)      O(1) per call: always on.
-//   VANTAGE_ASSERT_VALID(options, what)     options.validate() (returning const char*,
-//                                           string_view or bool) passes, always on; the
-//                                           message is `what` plus validate()'s own reason.
+//   VANTAGE_ASSERT_VALID(options, what)     options.validate() (a std::string_view, empty
+//                                           when valid: core/docs/conventions.md) passes,
+//                                           always on; the message is `what` plus
+//                                           validate()'s own reason.
 //   VANTAGE_ASSERT_HOT(condition, message)  checks repeated on a hot path (every key of a
 //                                           plan or an encoded list, every encoded
 //                                           coordinate): on by default; building with
@@ -28,6 +29,7 @@
 #pragma once
 
 #include <string_view>
+#include <type_traits>
 
 #ifndef VANTAGE_HOT_ASSERTS
 #define VANTAGE_HOT_ASSERTS 1
@@ -51,19 +53,6 @@ AssertHandler assert_handler();
 [[noreturn]] void assert_invalid(const char* file, int line, const char* condition, const char* what,
                                  std::string_view why);
 
-namespace detail {
-// validate() returns nullptr or a reason, an empty view or a reason, or a bool: one reading.
-constexpr std::string_view validate_reason(const char* why) {
-    return why ? why : std::string_view{};
-}
-constexpr std::string_view validate_reason(std::string_view why) {
-    return why;
-}
-constexpr std::string_view validate_reason(bool ok) {
-    return ok ? std::string_view{} : "validate() is false";
-}
-}  // namespace detail
-
 }  // namespace vantage
 
 #define VANTAGE_ASSERT(condition, message)                                     \
@@ -72,11 +61,13 @@ constexpr std::string_view validate_reason(bool ok) {
             ::vantage::assert_failed(__FILE__, __LINE__, #condition, message); \
     } while (false)
 
-#define VANTAGE_ASSERT_VALID(options, what)                                                             \
-    do {                                                                                                \
-        const std::string_view vantage_why_ = ::vantage::detail::validate_reason((options).validate()); \
-        if (!vantage_why_.empty()) [[unlikely]]                                                         \
-            ::vantage::assert_invalid(__FILE__, __LINE__, #options ".validate()", what, vantage_why_);  \
+#define VANTAGE_ASSERT_VALID(options, what)                                                                \
+    do {                                                                                                   \
+        static_assert(std::is_same_v<decltype((options).validate()), std::string_view>,                    \
+                      "validate() returns std::string_view, empty when valid (core/docs/conventions.md)"); \
+        const std::string_view vantage_why_ = (options).validate();                                        \
+        if (!vantage_why_.empty()) [[unlikely]]                                                            \
+            ::vantage::assert_invalid(__FILE__, __LINE__, #options ".validate()", what, vantage_why_);     \
     } while (false)
 
 #if VANTAGE_HOT_ASSERTS

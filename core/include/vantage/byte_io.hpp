@@ -29,7 +29,7 @@
 namespace vantage {
 
 enum class WireError : std::uint8_t {
-    None,
+    Ok,
     Truncated,      // the message ended inside a value
     BadVarint,      // longer than 10 bytes, overflows 64 bits, or not in its shortest form
     OutOfRange,     // a value does not fit the field it is read into
@@ -92,19 +92,19 @@ public:
     // Empties the buffer and the error, keeping the capacity.
     void clear() {
         bytes_.clear();
-        error_ = WireError::None;
+        error_ = WireError::Ok;
     }
-    bool ok() const { return error_ == WireError::None; }
+    bool ok() const { return error_ == WireError::Ok; }
     WireError error() const { return error_; }
     // Marks the message unwritable (the first reason is kept): an encoder refusing what its
     // decoder would refuse, so a frame is never sent that no peer can read.
     void fail(WireError error) {
-        if (error_ == WireError::None) error_ = error;
+        if (error_ == WireError::Ok) error_ = error;
     }
 
 private:
     std::vector<std::uint8_t> bytes_;
-    WireError error_ = WireError::None;
+    WireError error_ = WireError::Ok;
 };
 
 class ByteReader {
@@ -134,7 +134,7 @@ public:
         const float y = read_fixed(step);
         return {x, y};
     }
-    // The inverse of write_sorted_keys, appending to out (cleared first). A count above
+    // The inverse of write_sorted_keys, into out (cleared first). A count above
     // max_count, or above the bytes left (each key takes at least one), is TooMany, checked
     // before anything is allocated; a gap that overflows 64 bits is NotAscending.
     void read_sorted_keys(std::vector<std::uint64_t>& out, std::size_t max_count);
@@ -145,14 +145,14 @@ public:
 
     // Records a semantic error found by a message decoder (the first error wins).
     void fail(WireError error) {
-        if (error_ == WireError::None) error_ = error;
+        if (error_ == WireError::Ok) error_ = error;
     }
     // ok() and nothing left over; records TrailingBytes otherwise.
     bool finish() {
         if (ok() && remaining() != 0) fail(WireError::TrailingBytes);
         return ok();
     }
-    bool ok() const { return error_ == WireError::None; }
+    bool ok() const { return error_ == WireError::Ok; }
     WireError error() const { return error_; }
     std::size_t position() const { return pos_; }
     std::size_t remaining() const { return bytes_.size() - pos_; }
@@ -163,7 +163,7 @@ private:
 
     std::span<const std::uint8_t> bytes_;
     std::size_t pos_ = 0;
-    WireError error_ = WireError::None;
+    WireError error_ = WireError::Ok;
 };
 
 }  // namespace vantage

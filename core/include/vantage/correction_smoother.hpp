@@ -51,6 +51,12 @@ struct CorrectionSmoothingOptions {
     }
 };
 
+// Counters since construction; reset() keeps them.
+struct CorrectionSmootherCounters {
+    std::uint64_t corrections = 0;
+    std::uint64_t snaps = 0;
+};
+
 template <LinearState State>
 class CorrectionSmoother {
 public:
@@ -64,11 +70,11 @@ public:
     void add_correction(const State& before, const State& after) {
         const State jump = static_cast<State>(before - after);
         if (!state_is_finite(jump) || magnitude(jump) == 0.0f) return;
-        ++corrections_;
+        ++counters_.corrections;
         offset_ = static_cast<State>(offset_ + jump);
         if (magnitude(offset_) > options_.snap_error) {
             offset_ = State{};
-            ++snaps_;
+            ++counters_.snaps;
         }
     }
 
@@ -94,16 +100,14 @@ public:
                                     : (error >= options_.large_error ? 1.0f : 0.0f);
         return options_.retain_small + (options_.retain_large - options_.retain_small) * w;
     }
-    std::uint64_t corrections() const { return corrections_; }
-    std::uint64_t snaps() const { return snaps_; }
+    const CorrectionSmootherCounters& counters() const { return counters_; }
     // Drops the offset (teleport, respawn); counters are kept.
     void reset() { offset_ = State{}; }
 
 private:
     CorrectionSmoothingOptions options_;
     State offset_{};
-    std::uint64_t corrections_ = 0;
-    std::uint64_t snaps_ = 0;
+    CorrectionSmootherCounters counters_;
 };
 
 }  // namespace vantage

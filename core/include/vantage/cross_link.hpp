@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "vantage/vec.hpp"
@@ -46,8 +47,8 @@ struct CrossLinkOptions {
     std::uint32_t id_limit = 1u << 16;  // ids accepted are [0, id_limit); 1 .. kMaxIdLimit
 
     static constexpr std::uint32_t kMaxIdLimit = 1u << 24;
-    // nullptr when usable, otherwise why not.
-    const char* validate() const;
+    // Empty when usable, otherwise why not, naming the field.
+    std::string_view validate() const;
 };
 
 enum class CrossLinkStatus {
@@ -60,6 +61,35 @@ enum class CrossLinkStatus {
 };
 
 enum class AoiEventKind : std::uint8_t { Entered, Left };
+
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(CrossLinkStatus status) {
+    switch (status) {
+        case CrossLinkStatus::Ok:
+            return "ok";
+        case CrossLinkStatus::MovedExisting:
+            return "moved existing";
+        case CrossLinkStatus::UnknownId:
+            return "unknown id";
+        case CrossLinkStatus::IdOutOfRange:
+            return "id out of range";
+        case CrossLinkStatus::NonFinitePosition:
+            return "non-finite position";
+        case CrossLinkStatus::InvalidRadius:
+            return "invalid radius";
+    }
+    return "unknown cross link status";
+}
+
+constexpr const char* to_string(AoiEventKind kind) {
+    switch (kind) {
+        case AoiEventKind::Entered:
+            return "entered";
+        case AoiEventKind::Left:
+            return "left";
+    }
+    return "unknown aoi event kind";
+}
 
 // `subject` entered or left `watcher`'s view.
 struct AoiEvent {
@@ -90,7 +120,7 @@ public:
     std::optional<Vec2> position(std::uint32_t id) const;
     std::size_t size() const { return size_; }
 
-    // Appends every other entity within_radius(radius) of entity id (not id itself), in y
+    // Replaces out with every other entity within_radius(radius) of entity id (not id itself), in y
     // list order: ascending y, entities with equal y in their list order. Not const: it
     // advances the stamp that marks the x band.
     CrossLinkStatus neighbors_in_radius(std::uint32_t id, float radius, std::vector<std::uint32_t>& out);

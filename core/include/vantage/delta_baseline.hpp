@@ -53,6 +53,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "vantage/ack_window.hpp"
@@ -103,8 +104,8 @@ struct DeltaBaselineOptions {
     // positions, WireOptions::position_bytes_bound(world half-extent) with them.
     std::size_t entered_value_bytes = 0;
 
-    // nullptr when valid, otherwise a message naming the first bad field.
-    const char* validate() const;
+    // Empty when valid, otherwise a message naming the first bad field.
+    std::string_view validate() const;
 
     // The history (frames) that covers one round trip plus jitter at this send interval, with
     // one frame of slack each way, clamped to [1, 64]. A history shorter than the round trip in
@@ -120,6 +121,45 @@ enum class AckOutcome : std::uint8_t {
     Resumed,    // a stalled subscriber spoke again: rebuilt, the next plan is full
     Rejected,   // names a frame never sent: bad data, ignored
 };
+
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(RecoveryPolicy policy) {
+    switch (policy) {
+        case RecoveryPolicy::Naive:
+            return "naive";
+        case RecoveryPolicy::Acked:
+            return "acked";
+    }
+    return "unknown recovery policy";
+}
+
+constexpr const char* to_string(AckFrontier frontier) {
+    switch (frontier) {
+        case AckFrontier::Contiguous:
+            return "contiguous";
+        case AckFrontier::AnyReceived:
+            return "any received";
+    }
+    return "unknown ack frontier";
+}
+
+constexpr const char* to_string(AckOutcome outcome) {
+    switch (outcome) {
+        case AckOutcome::Ignored:
+            return "ignored";
+        case AckOutcome::Unchanged:
+            return "unchanged";
+        case AckOutcome::Advanced:
+            return "advanced";
+        case AckOutcome::Drift:
+            return "drift";
+        case AckOutcome::Resumed:
+            return "resumed";
+        case AckOutcome::Rejected:
+            return "rejected";
+    }
+    return "unknown ack outcome";
+}
 
 struct DeltaBaselineCounters {
     std::uint64_t full_rebuilds = 0;     // every rebuild, including the first frame's
@@ -188,7 +228,6 @@ public:
     std::size_t unacked() const { return unacked_; }
     // The sequence the next plan() will use.
     std::uint64_t next_seq() const { return next_seq_; }
-    std::uint64_t full_rebuilds() const { return counters_.full_rebuilds; }
     const DeltaBaselineCounters& counters() const { return counters_; }
 
 private:

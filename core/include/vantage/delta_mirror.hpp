@@ -47,7 +47,7 @@
 
 namespace vantage {
 
-struct MirrorCounters {
+struct DeltaMirrorCounters {
     std::uint64_t frames_applied = 0;     // frames begun and not superseded
     std::uint64_t frames_lost = 0;        // sequence gaps seen (a late arrival is not subtracted)
     std::uint64_t frames_superseded = 0;  // arrived after a newer full baseline: ignored
@@ -238,8 +238,9 @@ public:
     }
     std::optional<std::uint64_t> applied_seq() const { return applied_seq_; }
 
-    // Appends the held keys, packed and ascending.
+    // Replaces out with the held keys, packed and ascending.
     void keys(std::vector<std::uint64_t>& out) const {
+        out.clear();
         for_each([&](SlotKey key, const E&) { out.push_back(key.encode()); });
     }
     // Visits every held key and value in ascending slot order.
@@ -279,7 +280,7 @@ public:
         clear();
     }
     bool generational() const { return generational_; }
-    const MirrorCounters& counters() const { return counters_; }
+    const DeltaMirrorCounters& counters() const { return counters_; }
 
     // Slot indices below this are stored in the flat array; a multiple of 64.
     static constexpr std::uint32_t kDenseSlots = std::uint32_t{1} << 16;
@@ -375,7 +376,7 @@ private:
     std::uint64_t current_seq_ = 0;
     bool active_ = false;
     bool generational_ = true;
-    MirrorCounters counters_;
+    DeltaMirrorCounters counters_;
 };
 
 }  // namespace vantage

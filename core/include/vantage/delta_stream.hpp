@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -57,7 +58,8 @@ struct DeltaStreamOptions {
     std::size_t max_keys = 65536;  // per list, >= 1; the receiver refuses a frame claiming more
 
     // nullptr when valid, otherwise a message naming the first bad field.
-    const char* validate() const;
+    // Empty when valid, otherwise a message naming the first bad field.
+    std::string_view validate() const;
     // The planner's and the wire's options these amount to.
     DeltaBaselineOptions baseline() const;
     WireOptions wire() const;
@@ -65,12 +67,22 @@ struct DeltaStreamOptions {
 
 // What one DeltaStream::frame() call did.
 enum class StreamStatus : std::uint8_t {
-    Written,    // out holds one encoded frame: send it
+    Ok,         // out holds one encoded frame: send it
     Throttled,  // flow control let nothing through this round; out is empty
     Refused,    // the encoder refused the frame (a position off the wire's range); out is
                 // empty and the frame counts as lost (the next diffs carry its changes)
 };
-const char* to_string(StreamStatus status);
+constexpr const char* to_string(StreamStatus status) {
+    switch (status) {
+        case StreamStatus::Ok:
+            return "ok";
+        case StreamStatus::Throttled:
+            return "throttled";
+        case StreamStatus::Refused:
+            return "refused";
+    }
+    return "unknown stream status";
+}
 
 struct DeltaStreamCounters {
     std::uint64_t frames = 0;             // frames written
@@ -180,13 +192,13 @@ public:
         entered_.clear();
         left_.clear();
         const WireError error = decode_delta_frame(bytes, frame_, wire_);
-        if (error != WireError::None) {
+        if (error != WireError::Ok) {
             counters_.bad_frames += 1;
             return error;
         }
         counters_.frame_bytes += bytes.size();
         apply(frame_, value_for);
-        return WireError::None;
+        return WireError::Ok;
     }
     WireError apply(std::span<const std::uint8_t> bytes) requires std::is_constructible_v<E, Vec2> {
         return apply(bytes, [](SlotKey, Vec2 position) { return E(position); });

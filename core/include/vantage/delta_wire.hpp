@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "vantage/byte_io.hpp"
@@ -32,6 +33,17 @@ enum class DeltaMessageType : std::uint8_t {
     Frame = 0x44,  // 'D'
     Ack = 0x41,    // 'A'
 };
+
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(DeltaMessageType type) {
+    switch (type) {
+        case DeltaMessageType::Frame:
+            return "frame";
+        case DeltaMessageType::Ack:
+            return "ack";
+    }
+    return "unknown delta message type";
+}
 
 // The smallest allowed max_frame_bytes: room for the largest header (40 bytes) and one entered
 // key with a position (at most 18 bytes), so a planner can always make progress.
@@ -48,7 +60,7 @@ struct WireOptions {
     // plans frames that fit; set the two equal.
     std::size_t max_frame_bytes = 1200;
 
-    const char* validate() const;
+    std::string_view validate() const;
     // Upper bound of the bytes one position takes when both coordinates lie within
     // [-max_abs, max_abs] world units: what DeltaBaselineOptions::entered_value_bytes needs.
     std::size_t position_bytes_bound(float max_abs) const;

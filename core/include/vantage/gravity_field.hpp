@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "vantage/aggregate_tree.hpp"
 #include "vantage/vec.hpp"
@@ -42,7 +43,7 @@ struct GravityField {
     // inverse-square gravity, which spikes without bound near a source.
     float softening_sq = 0.0f;
 
-    bool validate() const;
+    std::string_view validate() const;
 
     // Exact field at `point` from every source.
     Vec2 at(Vec2 point, std::span<const WeightedPoint> sources) const;

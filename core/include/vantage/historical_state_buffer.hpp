@@ -49,7 +49,7 @@ struct HistoryOptions {
 };
 
 enum class RecordResult {
-    Recorded,
+    Ok,
     Stale,      // not strictly newer than the entity's newest record: ignored
     NonFinite,  // NaN or infinite time or state: ignored
 };
@@ -61,6 +61,33 @@ enum class HistoryCoverage {
     BeforeOldest,  // older than anything kept: evicted or never recorded
     AfterNewest,   // newer than the newest record
 };
+
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(RecordResult result) {
+    switch (result) {
+        case RecordResult::Ok:
+            return "ok";
+        case RecordResult::Stale:
+            return "stale";
+        case RecordResult::NonFinite:
+            return "non-finite";
+    }
+    return "unknown record result";
+}
+
+constexpr const char* to_string(HistoryCoverage coverage) {
+    switch (coverage) {
+        case HistoryCoverage::Exact:
+            return "exact";
+        case HistoryCoverage::Between:
+            return "between";
+        case HistoryCoverage::BeforeOldest:
+            return "before oldest";
+        case HistoryCoverage::AfterNewest:
+            return "after newest";
+    }
+    return "unknown history coverage";
+}
 
 template <class State>
 struct HistorySample {
@@ -97,6 +124,14 @@ inline RewindTarget clamp_rewind(double now_ms, double requested_ms, double max_
     return {t, t - requested_ms};
 }
 
+// Counters since construction; clear() keeps them.
+struct HistoricalStateBufferCounters {
+    // Records ignored for not being newer than the entity's newest (lifetime count).
+    std::uint64_t stale_records = 0;
+    // Records ignored for a NaN or infinite time or state (lifetime count).
+    std::uint64_t nonfinite_records = 0;
+};
+
 template <class Id, class State>
 class HistoricalStateBuffer {
 public:
@@ -108,20 +143,20 @@ public:
     // Records `state` for `id` at `time_ms`. Evicts by age, then by count.
     RecordResult record_state(const Id& id, double time_ms, const State& state) {
         if (!std::isfinite(time_ms) || !state_is_finite(state)) {
-            ++nonfinite_records_;
+            ++counters_.nonfinite_records;
             return RecordResult::NonFinite;
         }
         Track& track = tracks_[id];
         if (track.ring.empty()) track.ring.resize(options_.max_records_per_entity);
         if (track.count > 0 && time_ms <= track.newest().time_ms) {
-            ++stale_records_;
+            ++counters_.stale_records;
             return RecordResult::Stale;
         }
         const double oldest_allowed = time_ms - options_.max_age_ms;
         while (track.count > 0 && track.at(0).time_ms < oldest_allowed) track.pop_oldest();
         if (track.count == track.ring.size()) track.pop_oldest();
         track.push({time_ms, state});
-        return RecordResult::Recorded;
+        return RecordResult::Ok;
     }
 
     // The newest record at or before `time_ms`. Outside the span the edge record is returned
@@ -189,10 +224,7 @@ public:
         if (track == nullptr || track->count == 0) return std::nullopt;
         return track->newest().time_ms;
     }
-    // Records ignored for not being newer than the entity's newest (lifetime count).
-    std::uint64_t stale_records() const { return stale_records_; }
-    // Records ignored for a NaN or infinite time or state (lifetime count).
-    std::uint64_t nonfinite_records() const { return nonfinite_records_; }
+    const HistoricalStateBufferCounters& counters() const { return counters_; }
     const HistoryOptions& options() const { return options_; }
 
 private:
@@ -249,8 +281,7 @@ private:
 
     HistoryOptions options_;
     std::unordered_map<Id, Track> tracks_;
-    std::uint64_t stale_records_ = 0;
-    std::uint64_t nonfinite_records_ = 0;
+    HistoricalStateBufferCounters counters_;
 };
 
 }  // namespace vantage

@@ -14,33 +14,36 @@
 
 namespace vantage {
 
+// Counters since construction or reset().
+struct InputFrontierCounters {
+    std::uint64_t accepted = 0;
+    // Duplicates and out-of-order inputs not applied.
+    std::uint64_t refused = 0;
+    // Sequence numbers jumped over: inputs lost or overtaken on the way.
+    std::uint64_t skipped = 0;
+};
+
 class InputFrontier {
 public:
     // True when `seq` is new and should be applied; it becomes the acknowledged frontier.
     bool accept(std::uint32_t seq) {
         if (seq <= newest_) {
-            ++refused_;
+            ++counters_.refused;
             return false;
         }
-        skipped_ += seq - newest_ - 1;
+        counters_.skipped += seq - newest_ - 1;
         newest_ = seq;
-        ++accepted_;
+        ++counters_.accepted;
         return true;
     }
     // The newest applied sequence: what to acknowledge (0 before any).
     std::uint32_t acked_seq() const { return newest_; }
-    std::uint64_t accepted() const { return accepted_; }
-    // Duplicates and out-of-order inputs not applied.
-    std::uint64_t refused() const { return refused_; }
-    // Sequence numbers jumped over: inputs lost or overtaken on the way.
-    std::uint64_t skipped() const { return skipped_; }
+    const InputFrontierCounters& counters() const { return counters_; }
     void reset() { *this = InputFrontier{}; }
 
 private:
     std::uint32_t newest_ = 0;
-    std::uint64_t accepted_ = 0;
-    std::uint64_t refused_ = 0;
-    std::uint64_t skipped_ = 0;
+    InputFrontierCounters counters_;
 };
 
 }  // namespace vantage

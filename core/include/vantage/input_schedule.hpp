@@ -63,6 +63,25 @@ enum class Submission {
     Full,        // refused: the queue is at max_queued
 };
 
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(Submission submission) {
+    switch (submission) {
+        case Submission::Scheduled:
+            return "scheduled";
+        case Submission::Late:
+            return "late";
+        case Submission::TickClosed:
+            return "tick closed";
+        case Submission::TooEarly:
+            return "too early";
+        case Submission::Superseded:
+            return "superseded";
+        case Submission::Full:
+            return "full";
+    }
+    return "unknown submission";
+}
+
 constexpr bool accepted(Submission s) {
     return s == Submission::Scheduled || s == Submission::Late;
 }
@@ -73,6 +92,22 @@ struct ScheduledInput {
     Tick named_tick = 0;  // the tick the client named
     // True on the tick it came due; false while it is being held (repeated).
     bool fresh = false;
+};
+
+// Counters since construction; clear() keeps them.
+struct InputScheduleCounters {
+    std::uint64_t accepted = 0;
+    // Accepted inputs whose tick had already passed (a subset of accepted).
+    std::uint64_t late = 0;
+    std::uint64_t rejected_closed = 0;
+    std::uint64_t rejected_early = 0;
+    std::uint64_t rejected_superseded = 0;
+    std::uint64_t rejected_full = 0;
+    // Accepted inputs that came due in the same step as a newer one (level semantics).
+    std::uint64_t superseded_due = 0;
+    // Ticks at which the held input repeated because nothing new was due (starvation).
+    std::uint64_t repeated = 0;
+    std::uint64_t rejected() const { return rejected_closed + rejected_early + rejected_superseded + rejected_full; }
 };
 
 template <class Input>
@@ -89,24 +124,24 @@ public:
         Submission result;
         if (due + options_.max_late_ticks < current) {
             result = Submission::TickClosed;
-            ++closed_;
+            ++counters_.rejected_closed;
         } else if (due > current + options_.max_early_ticks) {
             result = Submission::TooEarly;
-            ++early_;
+            ++counters_.rejected_early;
         } else if (executed_any_ && named_tick <= newest_executed_named_) {
             result = Submission::Superseded;
-            ++superseded_refused_;
+            ++counters_.rejected_superseded;
         } else if (queue_.size() == options_.max_queued) {
             result = Submission::Full;
-            ++full_;
+            ++counters_.rejected_full;
         } else {
             // Stable: equal due ticks keep arrival order.
             const auto it =
                 std::upper_bound(queue_.begin(), queue_.end(), due, [](Tick t, const Entry& e) { return t < e.due; });
             queue_.insert(it, {due, named_tick, input});
-            ++accepted_;
+            ++counters_.accepted;
             if (due < current) {
-                ++late_;
+                ++counters_.late;
                 return Submission::Late;
             }
             return Submission::Scheduled;
@@ -124,12 +159,12 @@ public:
             const Entry& newest = queue_[n_due - 1];
             held_ = ScheduledInput<Input>{newest.input, newest.named_tick, true};
             note_executed(newest.named_tick);
-            superseded_due_ += n_due - 1;
+            counters_.superseded_due += n_due - 1;
             queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n_due));
             return held_;
         }
         if (!held_) return std::nullopt;
-        ++repeated_;
+        ++counters_.repeated;
         ScheduledInput<Input> repeat = *held_;
         repeat.fresh = false;
         return repeat;
@@ -162,18 +197,7 @@ public:
     std::size_t queued() const { return queue_.size(); }
     const std::optional<ScheduledInput<Input>>& held() const { return held_; }
 
-    std::uint64_t accepted() const { return accepted_; }
-    // Accepted inputs whose tick had already passed (a subset of accepted()).
-    std::uint64_t late() const { return late_; }
-    std::uint64_t rejected() const { return closed_ + early_ + superseded_refused_ + full_; }
-    std::uint64_t rejected_closed() const { return closed_; }
-    std::uint64_t rejected_early() const { return early_; }
-    std::uint64_t rejected_superseded() const { return superseded_refused_; }
-    std::uint64_t rejected_full() const { return full_; }
-    // Accepted inputs that came due in the same step as a newer one (level semantics).
-    std::uint64_t superseded_due() const { return superseded_due_; }
-    // Ticks at which the held input repeated because nothing new was due (starvation).
-    std::uint64_t repeated() const { return repeated_; }
+    const InputScheduleCounters& counters() const { return counters_; }
     // For the newest refusal: its due tick minus `current` (negative = late, positive =
     // early). Empty until something is refused.
     std::optional<Tick> last_reject_margin() const { return last_reject_margin_; }
@@ -195,14 +219,7 @@ private:
     std::optional<ScheduledInput<Input>> held_;
     Tick newest_executed_named_ = 0;
     bool executed_any_ = false;
-    std::uint64_t accepted_ = 0;
-    std::uint64_t late_ = 0;
-    std::uint64_t closed_ = 0;
-    std::uint64_t early_ = 0;
-    std::uint64_t superseded_refused_ = 0;
-    std::uint64_t full_ = 0;
-    std::uint64_t superseded_due_ = 0;
-    std::uint64_t repeated_ = 0;
+    InputScheduleCounters counters_;
     std::optional<Tick> last_reject_margin_;
 };
 

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "vantage/random.hpp"
@@ -44,14 +45,14 @@ struct LossyLinkOptions {
     double max_queue_ms = 1000.0;     // a packet that would queue longer is dropped, ms, >= 0
     std::size_t mtu_bytes = 0;        // largest packet carried, bytes, >= 0; 0 = any size; larger are dropped
 
-    // nullptr when every field is in range, otherwise a message naming the first bad field.
-    const char* validate() const;
+    // Empty when every field is in range, otherwise a message naming the first bad field.
+    std::string_view validate() const;
     // Long-run fraction of packets lost by the loss and burst model (ignores the cap).
     double expected_loss() const;
 };
 
 // Counters since construction or reset(). Duplicated deliveries count as delivered.
-struct LinkCounters {
+struct LossyLinkCounters {
     std::uint64_t packets_sent = 0;  // offered to send()
     std::uint64_t bytes_sent = 0;
     std::uint64_t packets_lost = 0;  // lost by the random and burst model
@@ -71,6 +72,21 @@ enum class SendFate : std::uint8_t {
     Oversize,   // larger than mtu_bytes
 };
 
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(SendFate fate) {
+    switch (fate) {
+        case SendFate::Scheduled:
+            return "scheduled";
+        case SendFate::Lost:
+            return "lost";
+        case SendFate::Dropped:
+            return "dropped";
+        case SendFate::Oversize:
+            return "oversize";
+    }
+    return "unknown send fate";
+}
+
 class LossyLink {
 public:
     explicit LossyLink(const LossyLinkOptions& options = {});
@@ -80,8 +96,8 @@ public:
     // Moves the earliest datagram due at or before now_ms into out (replacing its contents)
     // and returns true; false when nothing is due. Ties deliver in send order.
     bool poll(double now_ms, std::vector<std::uint8_t>& out);
-    // Appends every datagram due at or before now_ms to out, in delivery order; returns how
-    // many. Convenient in tests; poll() is the allocation-free path.
+    // Replaces out with every datagram due at or before now_ms, in delivery order; returns
+    // how many. Convenient in tests; poll() is the allocation-free path.
     std::size_t receive(double now_ms, std::vector<std::vector<std::uint8_t>>& out);
 
     // Changes the impairments live (a slider moved). Packets already in flight keep their
@@ -91,7 +107,7 @@ public:
     // Forgets everything in flight, the counters and the burst state; reseeds from options.
     void reset();
 
-    const LinkCounters& counters() const { return counters_; }
+    const LossyLinkCounters& counters() const { return counters_; }
     // Datagrams scheduled but not yet polled (duplicates included).
     std::size_t in_flight() const { return heap_.size(); }
     // Delivery time of the earliest datagram in flight, or a negative value when none is.
@@ -125,7 +141,7 @@ private:
     std::vector<std::vector<std::uint8_t>> payloads_;
     std::vector<std::uint32_t> free_slots_;
     std::size_t largest_payload_ = 0;  // bytes, the largest ever scheduled
-    LinkCounters counters_;
+    LossyLinkCounters counters_;
 };
 
 }  // namespace vantage

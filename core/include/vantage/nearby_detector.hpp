@@ -14,7 +14,7 @@
 // could have stopped being nearby in its own partner list, without walking the levels.
 //
 // Cost. A move that stays in its node examines its partners, its node and its linked nodes:
-// with nothing nearby that is a constant, whatever the number of boxes (operations() counts
+// with nothing nearby that is a constant, whatever the number of boxes (counters().operations counts
 // it so tests can pin it). A move to a neighbouring node of the same level (the usual node
 // change) also unlinks the old node if it emptied and, if the new node was not live, links it
 // starting from the old node's links: the double tree puts every reach edge at exactly one
@@ -30,8 +30,8 @@
 // intervals are (zero or negative when they overlap). A pair becomes nearby when the gap is at
 // most enter_margin on both axes, and stops being nearby only when the gap exceeds
 // leave_margin (>= enter_margin) on either axis, so a box jittering on the enter boundary does
-// not flicker. Each transition is reported once to the sink given to the call that caused it;
-// remove() reports "stopped" for every partner the box had. Pairs are reported as (a, b) with
+// not flicker. Each transition is queued once, by the call that caused it, for events();
+// remove() queues "stopped" for every partner the box had. Pairs are reported as (a, b) with
 // a < b. Event order within one call is deterministic but otherwise unspecified.
 //
 // Bad data (non-finite or inverted boxes, coordinates beyond max_coordinate, unknown ids,
@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 
 #include "vantage/vec.hpp"
 
@@ -55,7 +56,7 @@ struct NearbyOptions {
                                        // max_coordinate / min_cell must be at most 2^27
     std::uint32_t max_ids = 1u << 24;  // ids accepted are [0, max_ids); 1 .. 2^31
 
-    bool validate() const;
+    std::string_view validate() const;
 };
 
 enum class NearbyStatus {
@@ -70,20 +71,34 @@ enum class NearbyStatus {
 
 const char* to_string(NearbyStatus status);
 
-// Receives transitions. Called synchronously from insert/update/remove; must not call back
-// into the detector that is reporting.
-class NearbySink {
-public:
-    virtual ~NearbySink() = default;
-    virtual void became_nearby(std::uint32_t a, std::uint32_t b) = 0;
-    virtual void stopped_being_nearby(std::uint32_t a, std::uint32_t b) = 0;
+// Counters since construction.
+struct NearbyDetectorCounters {
+    // Work done: one per call, plus one per partner checked, node visited, candidate box
+    // tested, level searched, cell looked up and link made or broken. Tests read differences
+    // of it to pin the cost of a move.
+    std::uint64_t operations = 0;
+    // Updates that moved a box to another node (the rest stayed put).
+    std::uint64_t node_changes = 0;
 };
 
-// A sink that drops every event, for callers that only read neighbors().
-class NullNearbySink final : public NearbySink {
-public:
-    void became_nearby(std::uint32_t, std::uint32_t) override {}
-    void stopped_being_nearby(std::uint32_t, std::uint32_t) override {}
+enum class NearbyEventKind : std::uint8_t { BecameNearby, StoppedBeingNearby };
+
+constexpr const char* to_string(NearbyEventKind kind) {
+    switch (kind) {
+        case NearbyEventKind::BecameNearby:
+            return "became nearby";
+        case NearbyEventKind::StoppedBeingNearby:
+            return "stopped being nearby";
+    }
+    return "unknown nearby event kind";
+}
+
+// One transition of the pair (a, b), a < b.
+struct NearbyEvent {
+    std::uint32_t a = 0;
+    std::uint32_t b = 0;
+    NearbyEventKind kind = NearbyEventKind::BecameNearby;
+    constexpr bool operator==(const NearbyEvent&) const = default;
 };
 
 class NearbyDetector {
@@ -107,12 +122,18 @@ public:
     NearbyDetector(const NearbyDetector&) = delete;
     NearbyDetector& operator=(const NearbyDetector&) = delete;
 
-    // Adds a box; reports every box within enter_margin as became_nearby.
-    NearbyStatus insert(std::uint32_t id, const Box& box, NearbySink& sink);
-    // Moves a box (any distance, any new size) and reports the transitions it causes.
-    NearbyStatus update(std::uint32_t id, const Box& box, NearbySink& sink);
-    // Removes a box; reports stopped_being_nearby for each of its partners.
-    NearbyStatus remove(std::uint32_t id, NearbySink& sink);
+    // Adds a box; queues BecameNearby for every box within enter_margin.
+    NearbyStatus insert(std::uint32_t id, const Box& box);
+    // Moves a box (any distance, any new size) and queues the transitions it causes.
+    NearbyStatus update(std::uint32_t id, const Box& box);
+    // Removes a box; queues StoppedBeingNearby for each of its partners.
+    NearbyStatus remove(std::uint32_t id);
+
+    // Transitions since the last clear_events(), in the order the calls made them
+    // (core/docs/conventions.md, rule 3). They accumulate until cleared: a caller that only
+    // reads neighbors() clears them once per tick.
+    std::span<const NearbyEvent> events() const;
+    void clear_events();
 
     bool contains(std::uint32_t id) const;
     // The ids currently nearby `id`, in no particular order; empty for an unknown id. Valid
@@ -124,12 +145,7 @@ public:
     std::uint32_t size() const;
     std::uint64_t pair_count() const;
     std::uint32_t live_node_count() const;
-    // Work done since construction: one per call, plus one per partner checked, node visited,
-    // candidate box tested, level searched, cell looked up and link made or broken. Tests read
-    // differences of it to pin the cost of a move.
-    std::uint64_t operations() const;
-    // Updates since construction that moved a box to another node (the rest stayed put).
-    std::uint64_t node_changes() const;
+    const NearbyDetectorCounters& counters() const;
     const NearbyOptions& options() const;
 
 private:

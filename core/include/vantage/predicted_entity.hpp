@@ -56,6 +56,25 @@ struct Reconciliation {
     std::size_t replayed = 0;      // pending inputs replayed on top of the authority
 };
 
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(Reconciliation::Outcome outcome) {
+    switch (outcome) {
+        case Reconciliation::Outcome::Replayed:
+            return "replayed";
+        case Reconciliation::Outcome::Stale:
+            return "stale";
+        case Reconciliation::Outcome::FutureAck:
+            return "future ack";
+    }
+    return "unknown reconciliation outcome";
+}
+
+// Counters since construction.
+struct PredictedEntityCounters {
+    // Inputs dropped unacknowledged because the ring was full (lifetime count).
+    std::uint64_t overflowed = 0;
+};
+
 template <class State, class Input>
 class PredictedEntity {
 public:
@@ -73,7 +92,7 @@ public:
         const std::uint32_t seq = ++latest_seq_;
         if (count_ == ring_.size()) {
             pop_oldest();
-            ++overflowed_;
+            ++counters_.overflowed;
         }
         ring_[(head_ + count_) % ring_.size()] = {seq, input};
         ++count_;
@@ -131,8 +150,7 @@ public:
         VANTAGE_ASSERT(i < count_, "PredictedEntity::pending: index out of range (see pending_count())");
         return ring_[(head_ + i) % ring_.size()];
     }
-    // Inputs dropped unacknowledged because the ring was full (lifetime count).
-    std::uint64_t overflowed() const { return overflowed_; }
+    const PredictedEntityCounters& counters() const { return counters_; }
 
 private:
     void pop_oldest() {
@@ -148,7 +166,7 @@ private:
     std::size_t count_ = 0;
     std::uint32_t latest_seq_ = 0;
     std::uint32_t acked_seq_ = 0;
-    std::uint64_t overflowed_ = 0;
+    PredictedEntityCounters counters_;
 };
 
 }  // namespace vantage

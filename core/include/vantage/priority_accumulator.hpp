@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace vantage {
@@ -26,7 +27,7 @@ struct ByteBudgetOptions {
     double bytes_per_sec = 16384.0;  // refill rate, bytes/s, > 0
     double burst_bytes = 2400.0;     // bucket depth, bytes, >= 1 (what an idle link may send at once)
 
-    const char* validate() const;
+    std::string_view validate() const;
 };
 
 class ByteBudget {

@@ -45,8 +45,8 @@ struct NearestHit {
     float distance = 0.0f;
 };
 
-// Appends to `out` every index i with within_radius(positions[i], center, radius), ascending.
-// Returns how many it appended.
+// Replaces `out` with every index i with within_radius(positions[i], center, radius),
+// ascending. Returns how many there are.
 std::size_t brute_force_in_radius(std::span<const Vec2> positions, Vec2 center, float radius,
                                   std::vector<std::uint32_t>& out);
 

@@ -47,8 +47,29 @@ struct Seating {
     std::uint32_t index() const { return token.index; }
 };
 
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(Seating::Kind kind) {
+    switch (kind) {
+        case Seating::Kind::Fresh:
+            return "fresh";
+        case Seating::Kind::Existing:
+            return "existing";
+        case Seating::Kind::Full:
+            return "full";
+    }
+    return "unknown seating kind";
+}
+
 // The default per-seat payload: nothing.
 struct NoSeatState {};
+
+// Lifetime counters; they survive unseat() and clear().
+struct SeatTableCounters {
+    std::uint64_t fresh_seatings = 0;
+    std::uint64_t rejoins = 0;
+    std::uint64_t turned_away = 0;
+    std::uint64_t vacated = 0;
+};
 
 template <class Key, class SeatState = NoSeatState>
 class SeatTable {
@@ -60,7 +81,7 @@ public:
 
     Seating seat(const Key& key) {
         if (const auto it = by_key_.find(key); it != by_key_.end()) {
-            ++rejoins_;
+            ++counters_.rejoins;
             return {Seating::Kind::Existing, token_at(it->second)};
         }
         for (std::uint32_t i = 0; i < seats_.size(); ++i) {
@@ -70,10 +91,10 @@ public:
             s.key = key;
             s.state = SeatState{};
             by_key_.emplace(key, i);
-            ++fresh_;
+            ++counters_.fresh_seatings;
             return {Seating::Kind::Fresh, token_at(i)};
         }
-        ++turned_away_;
+        ++counters_.turned_away;
         return {Seating::Kind::Full, {}};
     }
 
@@ -123,10 +144,7 @@ public:
     bool is_full() const { return by_key_.size() == seats_.size(); }
 
     // Lifetime counters; they survive unseat() and clear().
-    std::uint64_t fresh_seatings() const { return fresh_; }
-    std::uint64_t rejoins() const { return rejoins_; }
-    std::uint64_t turned_away() const { return turned_away_; }
-    std::uint64_t vacated() const { return vacated_; }
+    const SeatTableCounters& counters() const { return counters_; }
 
 private:
     struct Seat {
@@ -143,15 +161,12 @@ private:
         s.key = Key{};
         s.state = SeatState{};  // release what the occupant held; the next one starts clean anyway
         ++s.generation;
-        ++vacated_;
+        ++counters_.vacated;
     }
 
     std::vector<Seat> seats_;
     std::unordered_map<Key, std::uint32_t> by_key_;
-    std::uint64_t fresh_ = 0;
-    std::uint64_t rejoins_ = 0;
-    std::uint64_t turned_away_ = 0;
-    std::uint64_t vacated_ = 0;
+    SeatTableCounters counters_;
 };
 
 }  // namespace vantage

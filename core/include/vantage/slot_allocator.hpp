@@ -30,6 +30,17 @@ enum class ReusePolicy : std::uint8_t {
     Fifo,  // the longest-freed index comes back first
 };
 
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(ReusePolicy policy) {
+    switch (policy) {
+        case ReusePolicy::Lifo:
+            return "lifo";
+        case ReusePolicy::Fifo:
+            return "fifo";
+    }
+    return "unknown reuse policy";
+}
+
 class SlotAllocator {
 public:
     explicit SlotAllocator(ReusePolicy policy = ReusePolicy::Lifo) : policy_(policy) {}
@@ -48,7 +59,7 @@ public:
     bool is_occupied(std::uint32_t index) const;
     // The live key at index, or nullopt when the slot is free or out of range.
     std::optional<SlotKey> key(std::uint32_t index) const;
-    // Appends every live key to out in ascending order.
+    // Replaces out with every live key, ascending.
     void live_keys(std::vector<SlotKey>& out) const;
     std::size_t live_count() const { return live_count_; }
     // Indices handed out so far (the high-water mark).

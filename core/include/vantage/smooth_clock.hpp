@@ -25,6 +25,17 @@ enum class ClockMode {
     Snap,  // absorb error by moving the position at each arrival (may step backwards)
 };
 
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(ClockMode mode) {
+    switch (mode) {
+        case ClockMode::Rate:
+            return "rate";
+        case ClockMode::Snap:
+            return "snap";
+    }
+    return "unknown clock mode";
+}
+
 struct SmoothClockOptions {
     ClockMode mode = ClockMode::Rate;
     // Largest rate change, as a fraction of real time, in [0, 0.5]. Rate mode.
@@ -42,6 +53,12 @@ struct SmoothClockOptions {
     double snap_error_ms = 1000.0;
 
     std::string_view validate() const;
+};
+
+// Counters since construction or reset().
+struct SmoothClockCounters {
+    // Times the position was stepped (first start not counted).
+    std::uint64_t snaps = 0;
 };
 
 class SmoothClock {
@@ -65,8 +82,7 @@ public:
     double rate() const { return rate_; }
     // Filtered error, newest stamp minus clock (ms): positive when the clock is behind.
     double error_ms() const { return error_ms_; }
-    // Times the position was stepped (first start not counted).
-    std::uint64_t snaps() const { return snaps_; }
+    const SmoothClockCounters& counters() const { return counters_; }
     const SmoothClockOptions& options() const { return options_; }
     void reset() { *this = SmoothClock{options_}; }
 
@@ -78,7 +94,7 @@ private:
     double newest_ms_ = 0.0;
     double error_ms_ = 0.0;
     double rate_ = 1.0;
-    std::uint64_t snaps_ = 0;
+    SmoothClockCounters counters_;
     bool started_ = false;
 };
 

@@ -44,6 +44,41 @@ enum class SampleKind {
     Capped,        // after the newest, dead-reckoned to the cap and held there
 };
 
+// Names for logs, readouts and test failures (core/docs/conventions.md).
+constexpr const char* to_string(SnapshotAdd add) {
+    switch (add) {
+        case SnapshotAdd::Appended:
+            return "appended";
+        case SnapshotAdd::Inserted:
+            return "inserted";
+        case SnapshotAdd::Duplicate:
+            return "duplicate";
+        case SnapshotAdd::TooOld:
+            return "too old";
+        case SnapshotAdd::NonFinite:
+            return "non-finite";
+    }
+    return "unknown snapshot add";
+}
+
+constexpr const char* to_string(SampleKind kind) {
+    switch (kind) {
+        case SampleKind::Exact:
+            return "exact";
+        case SampleKind::Interpolated:
+            return "interpolated";
+        case SampleKind::HeldOldest:
+            return "held oldest";
+        case SampleKind::HeldNewest:
+            return "held newest";
+        case SampleKind::Extrapolated:
+            return "extrapolated";
+        case SampleKind::Capped:
+            return "capped";
+    }
+    return "unknown sample kind";
+}
+
 template <class State>
 struct SnapshotSample {
     State state{};

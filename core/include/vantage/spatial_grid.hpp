@@ -28,6 +28,7 @@
 #include <limits>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "vantage/grid_quantizer.hpp"
@@ -44,9 +45,9 @@ struct SpatialGridOptions {
 
     static constexpr std::uint64_t kMaxCells = std::uint64_t{1} << 26;  // 16 bytes each
 
-    // nullptr when usable, otherwise why not (non-finite or non-positive values, or more
+    // Empty when usable, otherwise why not (non-finite or non-positive values, or more
     // than kMaxCells cells).
-    const char* validate() const;
+    std::string_view validate() const;
 };
 
 // What one build() did with its input.
@@ -77,8 +78,8 @@ public:
     // Ids are opaque: duplicates are binned twice.
     SpatialGridBuild build(std::span<const std::uint32_t> ids, std::span<const Vec2> positions);
 
-    // Appends every id whose position is within_radius(center, radius), cell order (not id
-    // order). Exact: the same set brute_force_in_radius returns. Returns how many it added.
+    // Replaces out with every id whose position is within_radius(center, radius), cell order
+    // (not id order). Exact: the same set brute_force_in_radius returns. Returns how many.
     std::size_t query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const;
     // The same query without an output vector: calls visit(id, position) per match. Defined
     // inline below, so the visitor inlines into the candidate loop wherever it is called from

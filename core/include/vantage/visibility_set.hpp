@@ -76,7 +76,7 @@ public:
     // Same members (whatever the representation of each).
     bool operator==(const VisibilitySet& other) const;
 
-    // Appends (this - previous) to entered and (previous - this) to left, each ascending.
+    // Replaces entered with (this - previous) and left with (previous - this), each ascending.
     void diff(const VisibilitySet& previous, std::vector<std::uint32_t>& entered,
               std::vector<std::uint32_t>& left) const;
 
