@@ -231,7 +231,7 @@ void maintain_section(const ReportOptions& o, std::FILE* out) {
     }
 }
 
-// Seed 002's cost claim, the part issue 22 finished: an update that moves a creature to
+// NearbyDetector's cost claim (core/docs/nearby.md): an update that moves a creature to
 // another detector node (almost always the next cell) costs the same whatever the population.
 // Creatures start in their own nodes and only change node once they are half a cell past
 // their cell, so this section runs them at the top speed (400 units/s, a cell in 3.6 ticks at

@@ -1,4 +1,4 @@
-// The horde's player-enemy contacts (issue 22): the SpatialGrid the world rebuilds every tick
+// The horde's player-enemy contacts: the SpatialGrid the world rebuilds every tick
 // against a NearbyDetector kept up to date, on the horde's own workload.
 //
 // HordeWorld (defaults: 3000 enemies, 4 players, spread, combat, seed 1) is run for 5 s to

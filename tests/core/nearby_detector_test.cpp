@@ -465,7 +465,7 @@ TEST(NearbyDetector, TheSameSeedGivesTheSameEventStream) {
 
 TEST(NearbyDetector, EventStreamMatchesTheGoldenChecksum) {
     const std::uint64_t got = event_checksum(42);
-    // Re-pinned with issue 22's O(1) node change: nodes list their links in another order, so
+    // Re-pinned with the O(1) node change: nodes list their links in another order, so
     // events within one call come in another order (per call, the sorted events are the same
     // as before, checked against the previous detector).
     constexpr std::uint64_t kGolden = 0x53d3447cd37298a9ULL;
