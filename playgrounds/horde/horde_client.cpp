@@ -28,22 +28,62 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
         players_ = p.players;
         crowd_ = p.crowd;
     }
+    const std::uint64_t seq = p.delta.plan.seq;
     const std::vector<Vec2>& positions = p.delta.entered_positions;
     mirror_.apply(p.delta.plan, [&](std::size_t i, SlotKey key) {
         HeldEnemy held;
         const Vec2 sent = i < positions.size() ? positions[i] : Vec2{};
         held.position = catch_up(sent, key.encode(), p.players, age_s, held.target);
+        // An entry starts the enemy's values afresh, as the server's record does; values of the
+        // same occupant from newer frames (arrived before this late one) still stand.
+        held.sent.push({seq, p.time_ms, quantize(sent.x, kSampleStep).value_or(0),
+                        quantize(sent.y, kSampleStep).value_or(0)});
+        if (const HeldEnemy* before = mirror_.get(key)) {
+            for (std::size_t r = 0; r < before->sent.count; ++r) {
+                if (before->sent.refs[r].seq > seq) held.sent.push(before->sent.refs[r]);
+            }
+        }
         return held;
     });
+    for (std::uint64_t packed : p.delta.plan.entered) {
+        const std::optional<SlotKey> key = SlotKey::decode(packed);
+        if (!key || key->index >= kMaxTrackedSlot || !mirror_.contains(*key)) continue;
+        if (generation_at_.size() <= key->index) generation_at_.resize(key->index + 1, 0);
+        generation_at_[key->index] = key->generation;
+    }
     // The digest describes the server's whole set after this frame: compare when this is the
     // newest frame ("mirror digest mismatches"; the repair is the server's job).
-    if (mirror_.applied_seq() == p.delta.plan.seq) agreed_ = mirror_.settle(p.delta.plan.digest).agreed;
-    for (const HordeSample& s : p.samples) {
-        const std::optional<SlotKey> key = SlotKey::decode(s.key);
-        if (!key) continue;
-        if (HeldEnemy* held = mirror_.get_mut(*key)) {
-            held->position = catch_up(s.position, s.key, p.players, age_s, held->target);
+    if (mirror_.applied_seq() == seq) agreed_ = mirror_.settle(p.delta.plan.digest).agreed;
+    for (const HordeCorrection& c : p.corrections) {
+        SlotKey key{c.index, c.generation};
+        HeldEnemy* held = nullptr;
+        std::int64_t qx = c.x, qy = c.y;
+        if (c.age == 0) {
+            held = mirror_.get_mut(key);
+        } else {
+            if (c.index >= generation_at_.size()) continue;
+            key.generation = generation_at_[c.index];
+            if (!mirror_.contains(key)) continue;  // not held (any more): nothing to correct
+            held = mirror_.get_mut(key);
+            const HordeRef* base = c.age <= seq ? held->sent.find(seq - c.age) : nullptr;
+            std::int32_t px = 0, py = 0;
+            if (!base || !predict_enemy_quanta(base->x, base->y, key.encode(), p.players,
+                                               frame_age_s(p.time_ms, base->time_ms), px, py)) {
+                ++unresolved_;
+                continue;
+            }
+            qx += px;
+            qy += py;
+            if (!quantum_round_trips(qx, kSampleStep) || !quantum_round_trips(qy, kSampleStep)) {
+                ++unresolved_;
+                continue;
+            }
         }
+        if (!held) continue;
+        const Vec2 at{dequantize(static_cast<std::int32_t>(qx), kSampleStep),
+                      dequantize(static_cast<std::int32_t>(qy), kSampleStep)};
+        held->position = catch_up(at, key.encode(), p.players, age_s, held->target);
+        held->sent.push({seq, p.time_ms, static_cast<std::int32_t>(qx), static_cast<std::int32_t>(qy)});
     }
     return true;
 }

@@ -22,6 +22,7 @@ namespace vantage::play {
 struct HeldEnemy {
     Vec2 position;
     std::uint32_t target = 0;  // index of the player it chases, as the client sees it
+    HordeRefs sent;            // the newest values received for it (what predicted corrections name)
 };
 
 // What one receive() took in.
@@ -58,6 +59,10 @@ public:
     bool heard() const { return heard_; }
     std::uint64_t newest_ms() const { return newest_ms_; }  // server time of the newest frame
     std::uint64_t decode_errors() const { return decode_errors_; }
+    // Predicted corrections naming a value this client does not hold (dropped): the value's
+    // frame arrived after the server's record of it was made but the enemy was not held then,
+    // or the enemy was made afresh since.
+    std::uint64_t unresolved() const { return unresolved_; }
     // Whether the mirror agreed with the digest of the newest frame it settled against
     // (false before any): a converged client holds exactly the server's set for it.
     bool agreed() const { return agreed_; }
@@ -70,6 +75,11 @@ private:
     bool heard_ = false;
     bool agreed_ = false;
     std::uint64_t decode_errors_ = 0;
+    std::uint64_t unresolved_ = 0;
+    // Per slot index below kMaxTrackedSlot: the generation of the newest entry held there, so a
+    // predicted correction (which names a slot, not an occupant) finds its enemy.
+    static constexpr std::uint32_t kMaxTrackedSlot = 1u << 16;
+    std::vector<std::uint16_t> generation_at_;
 };
 
 }  // namespace vantage::play

@@ -9,7 +9,9 @@
 // (over the room's socket transport).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "horde/horde_world.hpp"
 #include "vantage/aggregate_tree.hpp"
 #include "vantage/delta_baseline.hpp"
+#include "vantage/priority_accumulator.hpp"
 
 namespace vantage::play {
 
@@ -38,6 +41,12 @@ struct HordeServeOptions {
     double view_radius = 420.0;  // units
     double send_hz = 16.0;       // [1, 60]
     double sample_hz = 4.0;      // corrections per second per held enemy, [1, 60]
+    CorrectionCoding coding = CorrectionCoding::Predicted;
+    // Downstream budget of this subscriber, bytes/s, >= 0; 0 = unlimited (every frame up to a
+    // datagram, corrections round-robin). Under a budget each frame is filled to what the
+    // budget holds: players and membership first, then corrections by priority (time since
+    // the enemy's last value, weighted by closeness to the player).
+    double budget_bytes_per_sec = 0.0;
 };
 
 // What one serve() sent, for the lane's meters.
@@ -46,6 +55,7 @@ struct HordeSent {
     HordePacketBytes bytes;
     double uuid_bytes = 0;  // the same content with 16-byte ids and f32 positions
     std::size_t entered = 0, left = 0, samples = 0, blobs = 0;
+    std::size_t predicted = 0;  // of the samples, those sent against an acknowledged value
     double coverage = 0;      // share of the enemies outside the view the blobs stand for
     bool summarised = false;  // theta > 0 and a tree was given
 };
@@ -55,7 +65,12 @@ struct HordeSent {
 struct HordeServeScratch {
     DeltaPlan plan;
     std::vector<Vec2> entered_positions;
-    std::vector<HordeSample> samples;
+    std::vector<Vec2> players;  // as the client decodes them
+    std::vector<HordeCorrection> samples;
+    std::vector<std::uint64_t> sample_keys;  // parallel to samples
+    std::vector<std::uint64_t> ranked;
+    std::vector<float> weights;
+    std::vector<std::size_t> picked;
     std::vector<CrowdBlob> crowd;
     std::vector<Summary> summaries;
     ByteWriter writer, nested;
@@ -81,7 +96,25 @@ public:
     std::uint64_t refused_frames() const { return refused_frames_; }            // frames the encoder refused (not sent)
     std::size_t largest_packet_bytes() const { return largest_packet_bytes_; }  // of those sent
 
+    // Enemies with a value this client may hold (the relevant set at the last frame).
+    std::size_t tracked() const { return refs_.size(); }
+
 private:
+    struct KeyRefs {
+        std::uint64_t key = 0;
+        HordeRefs refs;
+    };
+    // Frames the client reported receiving, the newest kArrivedWindow sequences.
+    static constexpr std::uint64_t kArrivedWindow = 256;
+    void note_arrived(const AckReport& report);
+    bool arrived(std::uint64_t seq) const;
+    // The correction for `key` (at slot position p) this frame: predicted against the newest
+    // acknowledged value when there is one and the residual is small, absolute otherwise.
+    HordeCorrection correction_for(const KeyRefs* refs, std::uint64_t key, Vec2 p, std::uint64_t seq,
+                                   std::uint64_t time_ms, std::span<const Vec2> players, CorrectionCoding coding) const;
+    const KeyRefs* refs_of(std::uint64_t key) const;
+    KeyRefs* refs_of(std::uint64_t key);
+
     static DeltaBaselineOptions with_positions(DeltaBaselineOptions options) {
         options.entered_value_bytes = kHordePositionBytes;
         return options;
@@ -91,6 +124,13 @@ private:
     std::uint64_t decode_errors_ = 0;
     std::uint64_t refused_frames_ = 0;
     std::size_t largest_packet_bytes_ = 0;
+    std::vector<KeyRefs> refs_, refs_next_;  // ascending key: the relevant set at the last frame
+    std::array<std::uint64_t, kArrivedWindow / 64> arrived_{};
+    std::uint64_t arrived_newest_ = 0;
+    bool any_arrived_ = false;
+    std::optional<ByteBudget> budget_;
+    PriorityAccumulator priority_;
+    double last_serve_ms_ = -1.0;
 };
 
 // Shared per-round work: relevant keys per player (grid radius query), the broadcast list

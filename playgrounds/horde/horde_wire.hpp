@@ -1,17 +1,34 @@
 // The horde packet: everything one client is sent in one frame, as bytes.
 //
 // A frame carries the membership delta (core's DeltaFrame: entered keys with their spawn
-// positions, left keys, the set digest), the players' positions, round-robin corrections
-// ("samples") of enemies the client already holds, and optionally crowd summaries of the
-// world outside its view. Bandwidth meters count exactly these bytes.
+// positions, left keys, the set digest), the players' positions, corrections of enemies the
+// client already holds, and optionally crowd summaries of the world outside its view.
+// Bandwidth meters count exactly these bytes.
 //
 //   u8      'H' (0x48)
 //   varint  server time of the frame, ms
 //   varint  length of the delta frame, then the DeltaFrame (core/docs/delta.md)
 //   varint  player count (<= 128), then per player x, y fixed-point at 1/16
-//   varint  sample count, then per sample: varint index gap (the first is the index itself,
-//           later ones index - previous index, >= 1), varint generation (<= 65535),
-//           x, y fixed-point at 1/16
+//   varint  (correction count << 1) | coding, then the corrections in that coding:
+//     coding 0 (absolute, every correction standalone): per correction varint index gap (the
+//           first is the index itself, later ones index - previous index, >= 1), varint
+//           generation (<= 65535), x, y as zig-zag varint quanta at 1/16
+//     coding 1 (predicted, bit-packed; nothing more when the count is 0): varint first index,
+//           then a bit stream, least significant bit of each byte first:
+//             4 bits k_gap, 4 bits k_age, 4 bits k_res, 5 bits k_abs (Rice parameters)
+//             per correction: Rice(gap - 1, k_gap) except the first; 1 bit predicted;
+//               predicted: Rice(age - 1, k_age), Rice(zz(dx), k_res), Rice(zz(dy), k_res)
+//               absolute:  16 bits generation, Rice(zz(x), k_abs), Rice(zz(y), k_abs)
+//             zero bits up to the next byte
+//           Rice(v, k) is v >> k one-bits, a zero-bit, then the k low bits of v; zz is zig-zag.
+//           Each k is the one that makes its field's bits fewest (the lowest on ties): the
+//           decoder recomputes them and refuses any other, so one packet has one encoding.
+//           A predicted correction names the frame `age` frames before this one in which this
+//           client was sent a value for the same slot (an entry or a correction) that it
+//           acknowledged; (dx, dy) is the true position's quanta minus the quanta of that value
+//           carried forward by the enemy rule to this frame's time toward this frame's
+//           players (predict_enemy). It carries no generation: the value it names belongs to
+//           one occupant. A client that holds no such value drops the correction.
 //   varint  crowd count, then per blob: x, y fixed-point at 4 units, varint headcount (>= 1)
 //   nothing after (TrailingBytes otherwise)
 //
@@ -19,9 +36,12 @@
 // the delta into what the players and crowd leave and filling the rest with corrections, and
 // both ends refuse a longer one (TooLarge).
 //
-// Decoding is validation: a bad packet returns a WireError and the client drops it.
+// Decoding is validation: a bad packet returns a WireError and the client drops it. The
+// decoder is stateless (it returns the corrections as written); resolving a predicted one
+// against the value it names is the client's job (HordeClientHalf).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -43,9 +63,22 @@ inline constexpr std::size_t kMaxHordePacketBytes = 1200;  // the whole packet, 
 inline constexpr std::size_t kHordePositionBytes = 6;  // at kSampleStep: 3 bytes per coordinate
 inline constexpr std::size_t kCrowdPositionBytes = 4;  // at kCrowdStep: 2 bytes per coordinate
 
-struct HordeSample {
-    std::uint64_t key = 0;  // packed SlotKey
-    Vec2 position;
+// One correction as the wire carries it. age == 0: absolute (generation, x, y are the slot's
+// occupant and its position's quanta at kSampleStep); age > 0: predicted (x, y are the
+// residual quanta against the value sent `age` frames earlier, carried forward; generation is
+// not sent and is 0).
+struct HordeCorrection {
+    std::uint32_t index = 0;
+    std::uint16_t generation = 0;
+    std::uint32_t age = 0;  // frames, 0 = absolute
+    std::int32_t x = 0, y = 0;
+
+    bool operator==(const HordeCorrection&) const = default;
+};
+
+enum class CorrectionCoding : std::uint8_t {
+    Absolute = 0,   // every correction standalone, byte-aligned (the first wire, for comparison)
+    Predicted = 1,  // against acknowledged values, bit-packed
 };
 
 struct CrowdBlob {
@@ -57,7 +90,8 @@ struct HordePacket {
     std::uint64_t time_ms = 0;
     DeltaFrame delta;
     std::vector<Vec2> players;
-    std::vector<HordeSample> samples;  // ascending slot index, one per slot
+    CorrectionCoding coding = CorrectionCoding::Predicted;
+    std::vector<HordeCorrection> corrections;  // ascending slot index, one per slot
     std::vector<CrowdBlob> crowd;
 };
 
@@ -74,11 +108,77 @@ struct HordePacketBytes {
     std::size_t total() const { return header + membership + players + samples + crowd; }
 };
 
-// Encodes into w (cleared first); `scratch` holds the nested delta frame. Samples must be in
-// ascending slot index with distinct slots (asserted). Send only when the result is ok.
+// Encodes into w (cleared first); `scratch` holds the nested delta frame. Corrections must be
+// in ascending slot index with distinct slots, and all absolute under CorrectionCoding::Absolute
+// (asserted). Send only when the result is ok.
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
                                      std::span<const Vec2> entered_positions, std::span<const Vec2> players,
-                                     std::span<const HordeSample> samples, std::span<const CrowdBlob> crowd);
+                                     CorrectionCoding coding, std::span<const HordeCorrection> corrections,
+                                     std::span<const CrowdBlob> crowd);
+// Re-encodes a decoded packet (the fuzz bodies' re-encode property).
+HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, const HordePacket& packet);
 WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& out);
+
+// The exact bytes of the corrections part as corrections are added one by one (ascending
+// slot), for a server filling a packet: O(1) per add (a few dozen operations), no allocation.
+class CorrectionSizer {
+public:
+    explicit CorrectionSizer(CorrectionCoding coding) : coding_(coding) {}
+    void add(const HordeCorrection& c);
+    // The part's bytes with what was added, and with `c` added too (nothing changes).
+    std::size_t bytes() const;
+    std::size_t bytes_with(const HordeCorrection& c) const;
+    std::size_t count() const { return count_; }
+
+private:
+    static constexpr int kFields = 4;  // gap, age, residual, absolute
+    static constexpr int kMaxK = 32;
+    void add_value(int field, std::uint64_t v, std::uint64_t (&costs)[kFields][kMaxK]) const;
+    std::size_t bytes_of(std::size_t count, std::uint32_t first, std::uint64_t fixed_bits,
+                         const std::uint64_t (&costs)[kFields][kMaxK]) const;
+
+    CorrectionCoding coding_;
+    std::size_t count_ = 0;
+    std::uint32_t first_ = 0, last_ = 0;
+    std::uint64_t fixed_bits_ = 0;  // flags and generations (predicted); whole bytes (absolute)
+    std::uint64_t costs_[kFields][kMaxK] = {};
+};
+
+// A value one end sent (or received) for one enemy: the frame it travelled in, that frame's
+// time and the position's quanta. Both ends keep the newest kHordeRefs per held enemy, so a
+// value the server names (one of its newest kHordeRefs sends since the enemy last entered) is
+// always among the client's newest kHordeRefs receptions.
+struct HordeRef {
+    std::uint64_t seq = 0;
+    std::uint64_t time_ms = 0;
+    std::int32_t x = 0, y = 0;
+};
+inline constexpr std::size_t kHordeRefs = 3;
+
+struct HordeRefs {
+    std::array<HordeRef, kHordeRefs> refs{};  // ascending seq, the first `count`
+    std::uint8_t count = 0;
+
+    // Keeps the newest kHordeRefs by seq; a seq already held or older than all of a full set
+    // changes nothing.
+    void push(const HordeRef& r);
+    const HordeRef* find(std::uint64_t seq) const;
+    void clear() { count = 0; }
+};
+
+// The largest Rice parameter of each field of the predicted coding (gap, age, residual, absolute).
+inline constexpr int kRiceMaxK[4] = {15, 15, 15, 31};
+
+// Where a client carries a value it was sent for `key` `age_s` seconds ago, toward the nearest of
+// `players` (the enemy rule, chase_step): the prediction both ends compute for a predicted
+// correction, and the client's catch-up of any position by a frame's age.
+Vec2 predict_enemy(Vec2 sent, std::uint64_t key, std::span<const Vec2> players, float age_s);
+// The same prediction in quanta at kSampleStep; false when it does not quantize.
+bool predict_enemy_quanta(std::int32_t x, std::int32_t y, std::uint64_t key, std::span<const Vec2> players, float age_s,
+                          std::int32_t& out_x, std::int32_t& out_y);
+// The age in seconds both ends use between two frame times (ms): 0 when `then` is later.
+float frame_age_s(std::uint64_t now_ms, std::uint64_t then_ms);
+// Whether quantum q at step is one write_fixed writes (its value quantizes back to it).
+bool quantum_round_trips(std::int64_t q, float step);
 
 }  // namespace vantage::play
