@@ -36,8 +36,8 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
         held.position = catch_up(sent, key.encode(), p.players, age_s, held.target);
         // An entry starts the enemy's values afresh, as the server's record does; values of the
         // same occupant from newer frames (arrived before this late one) still stand.
-        held.sent.push({seq, p.time_ms, quantize(sent.x, kSampleStep).value_or(0),
-                        quantize(sent.y, kSampleStep).value_or(0)});
+        held.sent.push(
+            {seq, p.time_ms, quantize(sent.x, kSampleStep).value_or(0), quantize(sent.y, kSampleStep).value_or(0)});
         if (const HeldEnemy* before = mirror_.get(key)) {
             for (std::size_t r = 0; r < before->sent.count; ++r) {
                 if (before->sent.refs[r].seq > seq) held.sent.push(before->sent.refs[r]);

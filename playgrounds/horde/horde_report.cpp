@@ -201,10 +201,12 @@ void bytes_section(const ReportOptions& options, const HordeSettings& given, std
 void wire_loss_section(const ReportOptions& options, std::FILE* out) {
     std::fprintf(out, "\n## 5. The two wires under loss: acked against naive, before and after%s\n",
                  options.sweep_note({"loss"}).c_str());
-    std::fprintf(out, "(KiB/s all clients; B/held/s = bytes per second per held enemy; vs naive: the same wire's naive lane)\n\n");
-    ReportTable t(out, options.csv,
-                  {"loss", "lane:16", "KiB/s", "B/held/s", "vs naive", "phantoms", "missing", "unresolved",
-                   "err mean px"});
+    std::fprintf(
+        out,
+        "(KiB/s all clients; B/held/s = bytes per second per held enemy; vs naive: the same wire's naive lane)\n\n");
+    ReportTable t(
+        out, options.csv,
+        {"loss", "lane:16", "KiB/s", "B/held/s", "vs naive", "phantoms", "missing", "unresolved", "err mean px"});
     for (const double loss : {0.0, 25.0}) {
         HordeSim sim({lane("naive before", false, true, 0.0f, std::nullopt, CorrectionCoding::Absolute),
                       lane("acked before", true, true, 0.0f, AckFrontier::AnyReceived, CorrectionCoding::Absolute),

@@ -7,6 +7,10 @@
 namespace vantage::play {
 
 namespace {
+// A budgeted frame waits until the budget holds this much, bytes: half a datagram. Frames
+// much smaller than the changes in flight leave the baseline no room to repeat them, and it
+// rebuilds (measured at 4 KiB/s: a quarter datagram rebuilt once in 15 s, half never).
+constexpr std::size_t kBudgetedFrameBytes = kMaxHordePacketBytes / 2;
 // Counterfactual wire: a 16-byte id per key and two f32 per position.
 constexpr double kUuidBytes = 16.0;
 constexpr double kFloatPositionBytes = 8.0;
@@ -78,8 +82,8 @@ bool HordeServerHalf::arrived(std::uint64_t seq) const {
 }
 
 const HordeServerHalf::KeyRefs* HordeServerHalf::refs_of(std::uint64_t key) const {
-    const auto it = std::lower_bound(refs_.begin(), refs_.end(), key,
-                                     [](const KeyRefs& r, std::uint64_t k) { return r.key < k; });
+    const auto it =
+        std::lower_bound(refs_.begin(), refs_.end(), key, [](const KeyRefs& r, std::uint64_t k) { return r.key < k; });
     return it != refs_.end() && it->key == key ? &*it : nullptr;
 }
 
@@ -172,10 +176,11 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     // The packet fits one datagram and the budget: players and crowd first (they do not depend
     // on the plan), the delta into what they leave, then as many corrections as the rest holds.
     const std::size_t limit = budgeted ? std::min(kMaxHordePacketBytes, budget_->available()) : kMaxHordePacketBytes;
+    if (budgeted && limit < kBudgetedFrameBytes) return sent;
     const std::uint64_t time_ms = static_cast<std::uint64_t>(std::llround(now_ms));
     const std::size_t players = w.player_positions().size();
-    std::size_t used = 1 + varint_size(time_ms) + 2 /* frame length: < 16384 */ + varint_size(players) +
-                       players * kHordePositionBytes;
+    std::size_t used =
+        1 + varint_size(time_ms) + 2 /* frame length: < 16384 */ + varint_size(players) + players * kHordePositionBytes;
     if (used + kMinFrameBytes + 2 > limit) return sent;  // the budget holds no frame yet: wait
     crowd_.clear();
     if (options.theta > 0.0f && round.tree) {
@@ -238,13 +243,16 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     const CorrectionCoding coding = options.coding;
     const std::uint64_t seq = plan_.seq;
     const std::size_t room = limit > used ? limit - used : 0;
-    auto entered_now = [&](std::uint64_t k) { return std::binary_search(plan_.entered.begin(), plan_.entered.end(), k); };
+    auto entered_now = [&](std::uint64_t k) {
+        return std::binary_search(plan_.entered.begin(), plan_.entered.end(), k);
+    };
+    const double sample_hz = std::clamp(options.sample_hz, 1.0, 60.0);
     if (!budgeted) {
         // Round-robin corrections: each relevant enemy every `ratio` frames, except those whose
         // entry (with its position) is in this frame already, while the packet has room (one
         // that does not fit waits for its next turn).
-        const auto ratio = static_cast<std::uint64_t>(std::max(
-            1.0, std::round(std::clamp(options.send_hz, 1.0, 60.0) / std::clamp(options.sample_hz, 1.0, 60.0))));
+        const auto ratio =
+            static_cast<std::uint64_t>(std::max(1.0, std::round(std::clamp(options.send_hz, 1.0, 60.0) / sample_hz)));
         CorrectionSizer sizer(coding);
         std::size_t r = 0;
         for (std::uint64_t k : keys) {
@@ -284,7 +292,12 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
             }
             return sizer.bytes();
         };
-        std::size_t lo = 0, hi = scratch.ranked.size();
+        // No more than the correction rate asks for over the time since the last frame: a
+        // budget caps the stream, it does not fill itself with corrections nobody needs.
+        const double since_s = last_sent_ms_ < 0 ? 1.0 / std::clamp(options.send_hz, 1.0, 60.0)
+                                                 : std::max(0.0, (now_ms - last_sent_ms_) / 1000.0);
+        const auto wanted = static_cast<std::size_t>(std::ceil(static_cast<double>(keys.size()) * sample_hz * since_s));
+        std::size_t lo = 0, hi = std::min(scratch.ranked.size(), wanted);
         while (lo < hi) {
             const std::size_t mid = (lo + hi + 1) / 2;
             if (fill(mid) <= room) {
@@ -306,6 +319,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     }
     link.send(now_ms, scratch.writer.bytes());
     if (budget_) budget_->spend(scratch.writer.size());
+    last_sent_ms_ = now_ms;
     // What this frame told the client, for the next frames' predictions: an entry starts an
     // enemy's values afresh (the client makes a new one), a correction adds its true quanta.
     for (std::size_t i = 0; i < plan_.entered.size(); ++i) {

@@ -56,8 +56,8 @@ struct HordeSent {
     double uuid_bytes = 0;  // the same content with 16-byte ids and f32 positions
     std::size_t entered = 0, left = 0, samples = 0, blobs = 0;
     std::size_t predicted = 0;  // of the samples, those sent against an acknowledged value
-    double coverage = 0;      // share of the enemies outside the view the blobs stand for
-    bool summarised = false;  // theta > 0 and a tree was given
+    double coverage = 0;        // share of the enemies outside the view the blobs stand for
+    bool summarised = false;    // theta > 0 and a tree was given
 };
 
 // Buffers one thread's serve() calls reuse, shared by every subscriber it serves (so a
@@ -131,6 +131,7 @@ private:
     std::optional<ByteBudget> budget_;
     PriorityAccumulator priority_;
     double last_serve_ms_ = -1.0;
+    double last_sent_ms_ = -1.0;
 };
 
 // Shared per-round work: relevant keys per player (grid radius query), the broadcast list

@@ -81,11 +81,11 @@ struct HordeLaneTotals {
     double corrections_per_s = 0;  // per client
     double predicted_share = 0;    // of the corrections, those sent against an acknowledged value
     std::uint64_t unresolved = 0;  // predicted corrections the clients could not resolve
-    double phantoms = 0;          // per client, mean over ticks
-    double missing = 0;           // per client, mean over send ticks
-    double held = 0;              // per client
-    double relevant = 0;          // per client
-    double err_mean_px = 0;       // over every held enemy drawn
+    double phantoms = 0;           // per client, mean over ticks
+    double missing = 0;            // per client, mean over send ticks
+    double held = 0;               // per client
+    double relevant = 0;           // per client
+    double err_mean_px = 0;        // over every held enemy drawn
     double err_worst_px = 0;
     std::uint64_t mismatches = 0;    // digest disagreements, all clients
     std::uint64_t frames_lost = 0;   // sequence gaps, all clients
@@ -133,10 +133,10 @@ private:
     // Every lane metric, recorded once: the window (the page's meters) and the run since
     // restart_measurement() (totals(), the checksum) both come from one Reading.
     std::array<Reading*, 20> readings() {
-        return {&bytes_,    &uuid_bytes_,   &up_bytes_,   &crowd_bytes_, &sample_bytes_,
-                &membership_bytes_, &header_bytes_, &player_bytes_, &ids_, &spawns_,
-                &despawns_, &blobs_,        &coverage_,   &phantoms_,    &held_,
-                &missing_,  &relevant_,     &err_,        &corrections_, &predicted_};
+        return {&bytes_,        &uuid_bytes_,   &up_bytes_, &crowd_bytes_, &sample_bytes_, &membership_bytes_,
+                &header_bytes_, &player_bytes_, &ids_,      &spawns_,      &despawns_,     &blobs_,
+                &coverage_,     &phantoms_,     &held_,     &missing_,     &relevant_,     &err_,
+                &corrections_,  &predicted_};
     }
 
     HordeLaneConfig config_;
@@ -146,11 +146,11 @@ private:
     Reading bytes_, uuid_bytes_, up_bytes_, crowd_bytes_, sample_bytes_, membership_bytes_;
     Reading header_bytes_, player_bytes_;  // per packet: type, time and frame length; players
     Reading corrections_, predicted_;      // per packet: corrections, those predicted
-    Reading ids_, spawns_, despawns_;  // per packet: entered + left + corrections, entered, left
-    Reading blobs_, coverage_;         // per summarised packet: crowd blobs, share covered
-    Reading phantoms_, held_;          // per tick, per client (mean over the lane's clients)
-    Reading missing_, relevant_;       // per send tick, per client
-    Reading err_;                      // per tick: mean px over the enemies drawn that tick
+    Reading ids_, spawns_, despawns_;      // per packet: entered + left + corrections, entered, left
+    Reading blobs_, coverage_;             // per summarised packet: crowd blobs, share covered
+    Reading phantoms_, held_;              // per tick, per client (mean over the lane's clients)
+    Reading missing_, relevant_;           // per send tick, per client
+    Reading err_;                          // per tick: mean px over the enemies drawn that tick
     PooledError err_run_;
     double err_worst_recent_ = 0;  // worst px over the last second
     double err_worst_acc_ = 0;

@@ -15,9 +15,13 @@ constexpr std::uint64_t kParamBits = 4 + 4 + 4 + 5;
 constexpr int kGap = 0, kAge = 1, kRes = 2, kAbs = 3;
 constexpr int kParamWidth[4] = {4, 4, 4, 5};
 
-std::uint64_t rice_bits(std::uint64_t v, int k) { return (v >> k) + 1 + static_cast<std::uint64_t>(k); }
+std::uint64_t rice_bits(std::uint64_t v, int k) {
+    return (v >> k) + 1 + static_cast<std::uint64_t>(k);
+}
 
-std::uint64_t zz32(std::int32_t v) { return zigzag_encode(v); }
+std::uint64_t zz32(std::int32_t v) {
+    return zigzag_encode(v);
+}
 
 // The lowest-cost k of one field (lowest k on ties), and its cost.
 int best_k(const std::uint64_t* costs, int field, std::uint64_t& cost) {
@@ -152,7 +156,8 @@ std::size_t absolute_bytes(const HordeCorrection& c, bool first, std::uint32_t p
 void encode_corrections(ByteWriter& w, CorrectionCoding coding, std::span<const HordeCorrection> corrections) {
     w.write_varint((static_cast<std::uint64_t>(corrections.size()) << 1) | static_cast<std::uint64_t>(coding));
     for (std::size_t i = 1; i < corrections.size(); ++i) {
-        assert(corrections[i].index > corrections[i - 1].index && "encode_horde_packet: corrections must ascend by slot");
+        assert(corrections[i].index > corrections[i - 1].index &&
+               "encode_horde_packet: corrections must ascend by slot");
     }
     if (coding == CorrectionCoding::Absolute) {
         std::uint32_t previous = 0;
@@ -349,10 +354,9 @@ Vec2 predict_enemy(Vec2 sent, std::uint64_t key, std::span<const Vec2> players, 
     return chase_step(sent, key, players[nearest_player(sent, players)], std::max(0.0f, age_s));
 }
 
-bool predict_enemy_quanta(std::int32_t x, std::int32_t y, std::uint64_t key, std::span<const Vec2> players,
-                          float age_s, std::int32_t& out_x, std::int32_t& out_y) {
-    const Vec2 p =
-        predict_enemy({dequantize(x, kSampleStep), dequantize(y, kSampleStep)}, key, players, age_s);
+bool predict_enemy_quanta(std::int32_t x, std::int32_t y, std::uint64_t key, std::span<const Vec2> players, float age_s,
+                          std::int32_t& out_x, std::int32_t& out_y) {
+    const Vec2 p = predict_enemy({dequantize(x, kSampleStep), dequantize(y, kSampleStep)}, key, players, age_s);
     const std::optional<std::int32_t> qx = quantize(p.x, kSampleStep);
     const std::optional<std::int32_t> qy = quantize(p.y, kSampleStep);
     if (!qx || !qy) return false;
@@ -388,7 +392,8 @@ void CorrectionSizer::add_value(int field, std::uint64_t v, std::uint64_t (&cost
 
 std::size_t CorrectionSizer::bytes_of(std::size_t count, std::uint32_t first, std::uint64_t fixed_bits,
                                       const std::uint64_t (&costs)[kFields][kMaxK]) const {
-    const std::size_t head = varint_size((static_cast<std::uint64_t>(count) << 1) | static_cast<std::uint64_t>(coding_));
+    const std::size_t head =
+        varint_size((static_cast<std::uint64_t>(count) << 1) | static_cast<std::uint64_t>(coding_));
     if (coding_ == CorrectionCoding::Absolute) return head + fixed_bits;
     if (count == 0) return head;
     std::uint64_t bits = kParamBits + fixed_bits;
@@ -400,7 +405,9 @@ std::size_t CorrectionSizer::bytes_of(std::size_t count, std::uint32_t first, st
     return head + varint_size(first) + static_cast<std::size_t>((bits + 7) / 8);
 }
 
-std::size_t CorrectionSizer::bytes() const { return bytes_of(count_, first_, fixed_bits_, costs_); }
+std::size_t CorrectionSizer::bytes() const {
+    return bytes_of(count_, first_, fixed_bits_, costs_);
+}
 
 std::size_t CorrectionSizer::bytes_with(const HordeCorrection& c) const {
     CorrectionSizer next = *this;
@@ -449,6 +456,12 @@ HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, const H
 }
 
 WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& out) {
+    // Room for the most one datagram can hold, once: decoding then never allocates.
+    if (out.corrections.capacity() < kMaxHordePacketBytes * 2) {
+        out.corrections.reserve(kMaxHordePacketBytes * 2);  // a correction takes at least 4 bits
+        out.players.reserve(kMaxHordePlayers);
+        out.crowd.reserve(kMaxHordePacketBytes / 3);  // a blob takes at least 3 bytes
+    }
     out.players.clear();
     out.corrections.clear();
     out.crowd.clear();
