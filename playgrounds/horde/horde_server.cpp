@@ -208,14 +208,19 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     } else {
         used += 1;
     }
-    // Three bytes stay for the corrections' count, whatever else fits.
-    baseline_.plan(keys, plan_, std::max(kMinFrameBytes, limit > used + 3 ? limit - used - 3 : 0));
-    used += delta_frame_bytes(plan_, kHordePositionBytes);
+    // Three bytes stay for the corrections' count, and one for the entered positions' viewer
+    // (the planner counts kHordePositionBytes per entered key, which bounds the rest).
+    baseline_.plan(keys, plan_, std::max(kMinFrameBytes, limit > used + 4 ? limit - used - 4 : 0));
     phase.reset();
     phase.emplace(profiler, "encode");
 
     entered_positions_.clear();
     for (std::uint64_t k : plan_.entered) entered_positions_.push_back(w.position_at(SlotKey::decode(k)->index));
+    if (options.coding == CorrectionCoding::Predicted) {
+        used += delta_frame_bytes(plan_, 0) + entered_part_bytes(entered_positions_, w.player_positions(), player);
+    } else {
+        used += delta_frame_bytes(plan_, kHordePositionBytes);
+    }
     // The players exactly as the client will decode them: both ends predict toward these.
     scratch.players.clear();
     for (Vec2 p : w.player_positions()) {
@@ -310,7 +315,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     }
 
     sent.bytes = encode_horde_packet(scratch.writer, scratch.nested, time_ms, plan_, entered_positions_,
-                                     w.player_positions(), coding, samples_, crowd_);
+                                     w.player_positions(), player, coding, samples_, crowd_);
     if (!sent.bytes.ok || scratch.writer.size() > limit) {
         // The encoder refused what no client could decode (a position off the wire's range, a
         // list over its limit): counted, never sent; the baseline treats it as lost.

@@ -294,11 +294,101 @@ void decode_corrections(ByteReader& r, std::span<const std::uint8_t> bytes, Hord
     for (std::size_t i = 0; i < used; ++i) r.read_u8();
 }
 
+std::uint64_t bit_width(std::uint64_t v) {
+    std::uint64_t n = 0;
+    while (v >> n) ++n;
+    return n;
+}
+
+// The quanta entered positions are sent relative to (the viewer's player, or the origin).
+bool viewer_quanta(std::span<const Vec2> players, std::size_t viewer, std::int64_t& x, std::int64_t& y) {
+    x = y = 0;
+    if (viewer >= players.size()) return true;
+    const std::optional<std::int32_t> qx = quantize(players[viewer].x, kSampleStep);
+    const std::optional<std::int32_t> qy = quantize(players[viewer].y, kSampleStep);
+    if (!qx || !qy) return false;
+    x = *qx;
+    y = *qy;
+    return true;
+}
+
+// The entered positions' part of the predicted coding (see the format comment); w fails on a
+// position that does not quantize.
+void encode_entered(ByteWriter& w, std::span<const Vec2> positions, std::span<const Vec2> players, std::size_t viewer) {
+    std::int64_t vx = 0, vy = 0;
+    if (!viewer_quanta(players, viewer, vx, vy)) w.fail(WireError::OutOfRange);
+    std::uint64_t widest = 0;
+    auto rel = [&](float v, std::int64_t origin) {
+        const std::optional<std::int32_t> q = quantize(v, kSampleStep);
+        if (!q) {
+            w.fail(std::isfinite(v) ? WireError::OutOfRange : WireError::NotFinite);
+            return std::uint64_t{0};
+        }
+        return zigzag_encode(static_cast<std::int64_t>(*q) - origin);
+    };
+    for (Vec2 p : positions) widest = std::max({widest, rel(p.x, vx), rel(p.y, vy)});
+    const int width = static_cast<int>(bit_width(widest));
+    w.write_varint(std::min(viewer, players.size()));
+    BitWriter b(w);
+    b.bits(static_cast<std::uint64_t>(width), 6);
+    for (Vec2 p : positions) {
+        b.bits(rel(p.x, vx), width);
+        b.bits(rel(p.y, vy), width);
+    }
+    b.flush();
+}
+
+// Its inverse: `count` positions into out.
+void decode_entered(ByteReader& r, std::span<const std::uint8_t> bytes, std::size_t count, HordePacket& out) {
+    const std::uint64_t viewer = r.read_varint_max(out.players.size());
+    if (!r.ok()) return;
+    out.viewer = static_cast<std::uint32_t>(viewer);
+    std::int64_t vx = 0, vy = 0;
+    viewer_quanta(out.players, viewer, vx, vy);  // the players decoded, so they quantize
+    BitReader b(bytes.subspan(r.position()));
+    const int width = static_cast<int>(b.bits(6));
+    if (b.ok() && width > 34) b.fail(WireError::OutOfRange);  // two int32 quanta differ by < 2^33
+    if (b.ok() && static_cast<std::uint64_t>(width) * 2 * count > 8 * (bytes.size() - r.position())) {
+        b.fail(WireError::Truncated);
+    }
+    std::uint64_t widest = 0;
+    for (std::size_t i = 0; i < count && b.ok(); ++i) {
+        const std::uint64_t zx = b.bits(width);
+        const std::uint64_t zy = b.bits(width);
+        widest = std::max({widest, zx, zy});
+        const std::int64_t x = vx + zigzag_decode(zx);
+        const std::int64_t y = vy + zigzag_decode(zy);
+        if (b.ok() && (!quantum_round_trips(x, kSampleStep) || !quantum_round_trips(y, kSampleStep))) {
+            b.fail(WireError::OutOfRange);
+        }
+        if (!b.ok()) break;
+        out.delta.entered_positions.push_back({dequantize(static_cast<std::int32_t>(x), kSampleStep),
+                                               dequantize(static_cast<std::int32_t>(y), kSampleStep)});
+    }
+    const std::size_t used = b.finish_byte();
+    // The narrowest width that holds every value, as the encoder picks.
+    if (b.ok() && bit_width(widest) != static_cast<std::uint64_t>(width)) b.fail(WireError::Malformed);
+    if (!b.ok()) {
+        r.fail(b.error());
+        return;
+    }
+    for (std::size_t i = 0; i < used; ++i) r.read_u8();
+}
+
 // Everything after the membership frame: players, corrections, crowd, then the end.
 WireError decode_after_membership(ByteReader& r, std::span<const std::uint8_t> bytes, HordePacket& out) {
     const std::size_t players = r.read_count(kMaxHordePlayers, 2);
     for (std::size_t i = 0; i < players && r.ok(); ++i) out.players.push_back(r.read_fixed2(kSampleStep));
+    // Positions inside the delta frame: the absolute coding's layout; entered keys without
+    // them: the predicted coding's entered part follows the players.
+    const bool in_frame = !out.delta.entered_positions.empty();
+    const bool section = !in_frame && !out.delta.plan.entered.empty();
+    if (r.ok() && section) decode_entered(r, bytes, out.delta.plan.entered.size(), out);
     if (r.ok()) decode_corrections(r, bytes, out);
+    if (r.ok() && ((in_frame && out.coding != CorrectionCoding::Absolute) ||
+                   (section && out.coding != CorrectionCoding::Predicted))) {
+        r.fail(WireError::Malformed);
+    }
     const std::size_t blobs = r.read_count(65536, 3);
     for (std::size_t i = 0; i < blobs && r.ok(); ++i) {
         const Vec2 p = r.read_fixed2(kCrowdStep);
@@ -310,6 +400,7 @@ WireError decode_after_membership(ByteReader& r, std::span<const std::uint8_t> b
         out.players.clear();
         out.corrections.clear();
         out.crowd.clear();
+        out.delta.entered_positions.clear();
         return r.error();
     }
     return WireError::None;
@@ -365,6 +456,13 @@ bool predict_enemy_quanta(std::int32_t x, std::int32_t y, std::uint64_t key, std
     return true;
 }
 
+std::size_t entered_part_bytes(std::span<const Vec2> positions, std::span<const Vec2> players, std::size_t viewer) {
+    if (positions.empty()) return 0;
+    ByteWriter w;  // small and rare enough (once per frame) to build for real
+    encode_entered(w, positions, players, viewer);
+    return w.size();
+}
+
 void CorrectionSizer::add(const HordeCorrection& c) {
     if (coding_ == CorrectionCoding::Absolute) {
         fixed_bits_ += absolute_bytes(c, count_ == 0, last_);
@@ -417,11 +515,15 @@ std::size_t CorrectionSizer::bytes_with(const HordeCorrection& c) const {
 
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
                                      std::span<const Vec2> entered_positions, std::span<const Vec2> players,
-                                     CorrectionCoding coding, std::span<const HordeCorrection> corrections,
-                                     std::span<const CrowdBlob> crowd) {
+                                     std::size_t viewer, CorrectionCoding coding,
+                                     std::span<const HordeCorrection> corrections, std::span<const CrowdBlob> crowd) {
     HordePacketBytes sizes;
     scratch.clear();
-    encode_delta_frame(scratch, plan, entered_positions);
+    const bool section = coding == CorrectionCoding::Predicted && !plan.entered.empty();
+    assert((entered_positions.empty() || entered_positions.size() == plan.entered.size()) &&
+           "encode_horde_packet: one position per entered key");
+    assert((!section || !entered_positions.empty()) && "encode_horde_packet: the predicted coding sends positions");
+    encode_delta_frame(scratch, plan, section ? std::span<const Vec2>{} : entered_positions);
     w.clear();
     w.write_u8(kHordePacketType);
     w.write_varint(time_ms);
@@ -434,6 +536,12 @@ HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::ui
     w.write_varint(players.size());
     for (Vec2 p : players) w.write_fixed2(p, kSampleStep);
     sizes.players = w.size() - mark;
+
+    if (section) {
+        mark = w.size();
+        encode_entered(w, entered_positions, players, viewer);
+        sizes.membership += w.size() - mark;
+    }
 
     mark = w.size();
     encode_corrections(w, coding, corrections);
@@ -451,8 +559,8 @@ HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::ui
 }
 
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, const HordePacket& p) {
-    return encode_horde_packet(w, scratch, p.time_ms, p.delta.plan, p.delta.entered_positions, p.players, p.coding,
-                               p.corrections, p.crowd);
+    return encode_horde_packet(w, scratch, p.time_ms, p.delta.plan, p.delta.entered_positions, p.players, p.viewer,
+                               p.coding, p.corrections, p.crowd);
 }
 
 WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& out) {
@@ -465,6 +573,8 @@ WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& 
     out.players.clear();
     out.corrections.clear();
     out.crowd.clear();
+    out.delta.entered_positions.clear();
+    out.viewer = 0;
     if (bytes.size() > kMaxHordePacketBytes) return WireError::TooLarge;
     ByteReader r(bytes);
     if (r.read_u8() != kHordePacketType) {

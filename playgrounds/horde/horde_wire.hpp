@@ -9,6 +9,12 @@
 //   varint  server time of the frame, ms
 //   varint  length of the delta frame, then the DeltaFrame (core/docs/delta.md)
 //   varint  player count (<= 128), then per player x, y fixed-point at 1/16
+//   entered positions, predicted coding only and only when the frame enters keys (the
+//           absolute coding carries them inside the DeltaFrame instead, and the predicted
+//           coding's DeltaFrame carries none): varint viewer (the player they are relative to,
+//           < player count; = player count: the origin), then a bit stream as below: 6 bits
+//           width, then per entered key zz(x - viewer x), zz(y - viewer y) in quanta at 1/16,
+//           `width` bits each, zero bits to the byte; width is the narrowest that holds them all
 //   varint  (correction count << 1) | coding, then the corrections in that coding:
 //     coding 0 (absolute, every correction standalone): per correction varint index gap (the
 //           first is the index itself, later ones index - previous index, >= 1), varint
@@ -88,7 +94,8 @@ struct CrowdBlob {
 
 struct HordePacket {
     std::uint64_t time_ms = 0;
-    DeltaFrame delta;
+    DeltaFrame delta;          // entered positions included, whichever part carried them
+    std::uint32_t viewer = 0;  // the entered positions' origin player (predicted coding)
     std::vector<Vec2> players;
     CorrectionCoding coding = CorrectionCoding::Predicted;
     std::vector<HordeCorrection> corrections;  // ascending slot index, one per slot
@@ -98,7 +105,7 @@ struct HordePacket {
 // Bytes of each part of an encoded packet (they sum to the packet's size).
 struct HordePacketBytes {
     std::size_t header = 0;      // type, time, the delta frame's length prefix
-    std::size_t membership = 0;  // the DeltaFrame
+    std::size_t membership = 0;  // the DeltaFrame and the entered positions
     std::size_t players = 0;
     std::size_t samples = 0;
     std::size_t crowd = 0;
@@ -111,10 +118,14 @@ struct HordePacketBytes {
 // Encodes into w (cleared first); `scratch` holds the nested delta frame. Corrections must be
 // in ascending slot index with distinct slots, and all absolute under CorrectionCoding::Absolute
 // (asserted). Send only when the result is ok.
+// `viewer` is the player the entered positions are sent relative to (the client's own: they
+// enter its view); players.size() for the origin.
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
                                      std::span<const Vec2> entered_positions, std::span<const Vec2> players,
-                                     CorrectionCoding coding, std::span<const HordeCorrection> corrections,
-                                     std::span<const CrowdBlob> crowd);
+                                     std::size_t viewer, CorrectionCoding coding,
+                                     std::span<const HordeCorrection> corrections, std::span<const CrowdBlob> crowd);
+// The exact bytes of the predicted coding's entered positions part (0 for none).
+std::size_t entered_part_bytes(std::span<const Vec2> positions, std::span<const Vec2> players, std::size_t viewer);
 // Re-encodes a decoded packet (the fuzz bodies' re-encode property).
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, const HordePacket& packet);
 WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& out);

@@ -46,7 +46,7 @@ struct Example {
     std::vector<std::uint8_t> encode(HordePacketBytes* sizes = nullptr) const {
         ByteWriter w, scratch;
         const HordePacketBytes s =
-            encode_horde_packet(w, scratch, 1000, plan, entered_positions, players, coding, corrections, crowd);
+            encode_horde_packet(w, scratch, 1000, plan, entered_positions, players, 0, coding, corrections, crowd);
         if (sizes) *sizes = s;
         return {w.bytes().begin(), w.bytes().end()};
     }
@@ -67,19 +67,22 @@ std::string hex(const std::vector<std::uint8_t>& bytes) {
 TEST(HordeWire, APacketEncodesToTheDocumentedBytes) {
     HordePacketBytes sizes;
     const std::vector<std::uint8_t> bytes = Example().encode(&sizes);
-    // 'H', time 1000 (E8 07), frame length, the DeltaFrame, players, then the corrections:
+    // 'H', time 1000 (E8 07), frame length, the DeltaFrame (flags 02: no positions), players,
+    // the entered positions relative to player 0 (viewer 00; width 10, zz(24 - 160) = 271,
+    // zz(32 - 320) = 575: CA 43 3F 02), then the corrections:
     // 05 = 2 << 1 | predicted, first index 02, then the bits (least significant first):
     // k_gap 2, k_age 1, k_res 1, k_abs 6 (12 61 ...); slot 2 absolute: flag 0, generation 0,
     // Rice(96, 6), Rice(127, 6); slot 9: Rice(9 - 2 - 1, 2), flag 1, Rice(4 - 1, 1), Rice(6, 1),
     // Rice(1, 1); zero bits to the byte. Then the crowd.
     EXPECT_EQ(hex(bytes),
-              "48 E8 07 14 44 06 03 01 08 07 06 05 04 03 02 01 01 01 00 01 04 01 30 40 01 C0 02 80 05 05 02 12 61 00 "
-              "00 04 F6 E7 1E 01 01 32 64 05")
+              "48 E8 07 12 44 02 03 01 08 07 06 05 04 03 02 01 01 01 00 01 04 01 01 C0 02 80 05 00 CA 43 3F 02 05 02 "
+              "12 61 00 00 04 F6 E7 1E 01 01 32 64 05")
         << "actual: " << hex(bytes);
     EXPECT_EQ(sizes.total(), bytes.size());
     EXPECT_TRUE(sizes.ok);
     EXPECT_EQ(sizes.header, 4u);
     EXPECT_EQ(sizes.samples, 11u);
+    EXPECT_EQ(sizes.membership, 18u + 5u);
     EXPECT_EQ(sizes.crowd, 4u);
 }
 
@@ -151,20 +154,51 @@ TEST(HordeWire, SamplesOutOfOrderAndEmptyCrowdsAreRefused) {
 // not zero, would decode to the same corrections from different bytes, so they are refused.
 TEST(HordeWire, OnlyTheEncodersRiceParametersAndZeroPaddingAreAccepted) {
     const std::vector<std::uint8_t> clean = Example().encode();
-    const std::size_t params_at = 31;  // after the first index
+    const std::size_t params_at = 34;  // after the first index
     ASSERT_EQ(clean[params_at], 0x12);
     std::vector<std::uint8_t> bytes = clean;
     bytes[params_at] = 0x13;  // k_gap 3: the same gap costs as many bits, but 2 is the lowest
     HordePacket p;
     EXPECT_NE(decode_horde_packet(bytes, p), WireError::None);
     bytes = clean;
-    const std::size_t last_bits_at = 39;
+    const std::size_t last_bits_at = 42;
     ASSERT_EQ(bytes[last_bits_at], 0x01);
     bytes[last_bits_at] = 0x81;  // a one in the padding
     EXPECT_EQ(decode_horde_packet(bytes, p), WireError::Malformed);
     bytes = clean;
     bytes[params_at] = 0x1F;  // k_gap 15 > what the gap needs, and nothing else changes
     EXPECT_NE(decode_horde_packet(bytes, p), WireError::None);
+}
+
+// The entered positions' width is the narrowest that holds them: a wider one is refused, and
+// so is a predicted packet whose delta frame carries the positions itself.
+TEST(HordeWire, EnteredPositionsTravelOnceAtTheNarrowestWidth) {
+    const std::vector<std::uint8_t> clean = Example().encode();
+    const std::size_t width_at = 28;
+    ASSERT_EQ(clean[width_at], 0xCA);
+    std::vector<std::uint8_t> bytes = clean;
+    HordePacket p;
+    // Every other width either fails or reads other values that then need exactly that width
+    // (and re-encode to the same bytes): never the same positions from different bytes.
+    for (std::uint8_t width = 0; width < 64; ++width) {
+        bytes[width_at] = static_cast<std::uint8_t>((clean[width_at] & 0xC0) | width);
+        if (decode_horde_packet(bytes, p) != WireError::None) continue;
+        EXPECT_TRUE(fuzz::fuzz_horde_packet(bytes)) << "width " << int{width};
+        if (width != 10) {
+            EXPECT_NE(p.delta.entered_positions[0], (Vec2{1.5f, 2.0f})) << "width " << int{width};
+        }
+    }
+    // The absolute layout's frame (positions inside) with the predicted corrections' head.
+    bytes = Example::absolute().encode();
+    ASSERT_EQ(bytes[29], 0x04);
+    bytes[29] = 0x05;  // 2 << 1 | predicted, and what follows is not a valid bit stream either
+    EXPECT_NE(decode_horde_packet(bytes, p), WireError::None);
+    Example one = Example::absolute();
+    one.corrections.clear();
+    bytes = one.encode();
+    ASSERT_EQ(bytes[29], 0x00);
+    bytes[29] = 0x01;  // no corrections, predicted: the positions should have left the frame
+    EXPECT_EQ(decode_horde_packet(bytes, p), WireError::Malformed);
 }
 
 // Random packets: what the server's sizer predicts is what the encoder writes, and every
