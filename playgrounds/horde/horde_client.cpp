@@ -1,6 +1,7 @@
 #include "horde/horde_client.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "horde/horde_world.hpp"
 
@@ -48,7 +49,10 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
     for (std::uint64_t packed : p.delta.plan.entered) {
         const std::optional<SlotKey> key = SlotKey::decode(packed);
         if (!key || key->index >= kMaxTrackedSlot || !mirror_.contains(*key)) continue;
-        if (generation_at_.size() <= key->index) generation_at_.resize(key->index + 1, 0);
+        if (generation_at_.size() <= key->index) {
+            // Whole powers of two: a world's slots fill them once, not one new index at a time.
+            generation_at_.resize(std::max<std::size_t>(4096, std::bit_ceil(std::size_t{key->index} + 1)), 0);
+        }
         generation_at_[key->index] = key->generation;
     }
     // The digest describes the server's whole set after this frame: compare when this is the
@@ -99,9 +103,17 @@ bool HordeClientHalf::encode_ack_into(ByteWriter& w) const {
 HordeReceived HordeClientHalf::receive(Transport& link, double now_ms, HordeClientScratch& scratch) {
     HordeReceived r;
     while (link.poll(now_ms, scratch.packet)) {
-        if (!apply_frame(scratch.packet, now_ms, scratch)) continue;
-        r.frames += 1;
-        r.bytes_down += scratch.packet.size();
+        const bool applied = apply_frame(scratch.packet, now_ms, scratch);
+        if (applied) {
+            r.frames += 1;
+            r.bytes_down += scratch.packet.size();
+        }
+        // The link swaps its buffers with this one, so they circulate: handing back only
+        // datagram-sized ones makes every buffer in the pool one after a round or two, and no
+        // later packet, however large, has to grow one.
+        if (scratch.packet.capacity() < kMaxHordePacketBytes) {
+            scratch.packet.reserve(std::bit_ceil(kMaxHordePacketBytes));
+        }
     }
     if (r.frames == 0) return r;
     if (encode_ack_into(scratch.writer)) {

@@ -230,6 +230,12 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
 
     // The values this client may hold, one record per relevant enemy (kept in key order).
     refs_next_.clear();
+    if (refs_next_.capacity() < keys.size()) {
+        // Relevant sets wander around a size: room for twice this one, so a steady stream
+        // stops allocating once warm.
+        refs_next_.reserve(2 * keys.size());
+        refs_.reserve(2 * keys.size());
+    }
     {
         std::size_t j = 0;
         for (std::uint64_t k : keys) {

@@ -458,9 +458,18 @@ bool predict_enemy_quanta(std::int32_t x, std::int32_t y, std::uint64_t key, std
 
 std::size_t entered_part_bytes(std::span<const Vec2> positions, std::span<const Vec2> players, std::size_t viewer) {
     if (positions.empty()) return 0;
-    ByteWriter w;  // small and rare enough (once per frame) to build for real
-    encode_entered(w, positions, players, viewer);
-    return w.size();
+    std::int64_t vx = 0, vy = 0;
+    viewer_quanta(players, viewer, vx, vy);
+    std::uint64_t widest = 0;
+    for (Vec2 p : positions) {
+        // An unencodable position fails the packet anyway; count it as the widest.
+        const std::optional<std::int32_t> qx = quantize(p.x, kSampleStep);
+        const std::optional<std::int32_t> qy = quantize(p.y, kSampleStep);
+        if (!qx || !qy) return kMaxHordePacketBytes;
+        widest = std::max({widest, zigzag_encode(*qx - vx), zigzag_encode(*qy - vy)});
+    }
+    const std::uint64_t bits = 6 + 2 * bit_width(widest) * positions.size();
+    return varint_size(std::min(viewer, players.size())) + static_cast<std::size_t>((bits + 7) / 8);
 }
 
 void CorrectionSizer::add(const HordeCorrection& c) {

@@ -229,9 +229,20 @@ TEST(HordeWire, TheSizerPredictsTheEncoderAndEveryPacketRoundTrips) {
             sizer.add(c);
             ex.corrections.push_back(c);
         }
+        ex.plan.entered.clear();
+        ex.entered_positions.clear();
+        for (std::uint32_t e = 0, m = static_cast<std::uint32_t>(rng.below(30)); e < m; ++e) {
+            ex.plan.entered.push_back(key(1000 + 3 * e, static_cast<std::uint16_t>(rng.below(9))));
+            ex.entered_positions.push_back({rng.range(-3000.0f, 6000.0f), rng.range(-3000.0f, 6000.0f)});
+        }
         HordePacketBytes sizes;
         const std::vector<std::uint8_t> bytes = ex.encode(&sizes);
         EXPECT_EQ(sizer.bytes(), sizes.samples) << "trial " << trial;
+        if (ex.coding == CorrectionCoding::Predicted) {
+            EXPECT_EQ(delta_frame_bytes(ex.plan, 0) + entered_part_bytes(ex.entered_positions, ex.players, 0),
+                      sizes.membership)
+                << "trial " << trial;
+        }
         if (!sizes.ok) continue;  // longer than a datagram
         ASSERT_EQ(decode_horde_packet(bytes, p), WireError::None) << "trial " << trial;
         EXPECT_EQ(p.corrections, ex.corrections) << "trial " << trial;
