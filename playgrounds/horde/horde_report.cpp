@@ -165,7 +165,7 @@ void bytes_section(const ReportOptions& options, const HordeSettings& given, std
     };
     const Part parts[] = {
         {"header (type, time, length)", b.header_b_s, a.header_b_s},
-        {"membership (delta frame)", b.membership_b_s, a.membership_b_s},
+        {"membership (frame, entries)", b.membership_b_s, a.membership_b_s},
         {"players", b.players_b_s, a.players_b_s},
         {"corrections", b.samples_b_s, a.samples_b_s},
         {"crowd", b.crowd_b_s, a.crowd_b_s},
