@@ -3,10 +3,13 @@
 // Each send round the world's owner computes what is shared by every subscriber (each
 // player's relevant keys from the grid, the broadcast list, the crowd tree) into a
 // HordeRound; then every subscriber's HordeServerHalf reads the acknowledgements its
-// transport delivered, plans a delta against its DeltaBaseline, picks round-robin
-// corrections and crowd summaries, encodes one packet and sends it. The half owns only
-// per-subscriber state; the same class serves a page lane (over a LinkPair) and a room seat
-// (over the room's socket transport).
+// transport delivered, plans a delta against its DeltaBaseline, picks corrections (round-robin,
+// or by priority under a byte budget) and crowd summaries, encodes one packet and sends it.
+// Corrections are predicted from the newest value this client acknowledged for the enemy: the
+// half keeps the newest kHordeRefs values it sent per relevant enemy and which frames the
+// acknowledgements say arrived (horde_wire.hpp). The half owns only per-subscriber state; the
+// same class serves a page lane (over a LinkPair) and a room seat (over the room's socket
+// transport).
 #pragma once
 
 #include <array>

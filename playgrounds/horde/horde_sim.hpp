@@ -4,7 +4,9 @@
 // of telling every client what is near it: per client, relevance (SpatialGrid, view radius)
 // picks the enemies, DeltaBaseline streams that set as entered/left over a LossyLink (naive:
 // diff against what was sent; acked: diff against what the client acknowledged), the
-// client rebuilds it in a DeltaMirror, round-robin corrections keep the positions honest,
+// client rebuilds it in a DeltaMirror, round-robin corrections (small differences from the
+// values the client acknowledged, carried forward by the enemy rule) keep the positions honest,
+// an optional per-client byte budget fills each frame by priority instead,
 // and optionally an AggregateTree (weight = headcount) sends crowd summaries of the world
 // outside the view. Every lane of a client shares the same loss pattern (same link seed),
 // so the lanes differ only in strategy.
@@ -208,7 +210,8 @@ private:
     HordeClientScratch client_scratch_;
 };
 
-// `./vantage report horde`: relevance savings, the loss table and the crowd table.
+// `./vantage report horde`: relevance savings, the loss table, the crowd table, where the bytes
+// go (first wire against the predicted one), the two wires under loss and the budget table.
 void horde_report(const ReportOptions& options, std::FILE* out);
 
 }  // namespace vantage::play

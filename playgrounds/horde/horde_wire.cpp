@@ -344,7 +344,7 @@ void decode_entered(ByteReader& r, std::span<const std::uint8_t> bytes, std::siz
     if (!r.ok()) return;
     out.viewer = static_cast<std::uint32_t>(viewer);
     std::int64_t vx = 0, vy = 0;
-    viewer_quanta(out.players, viewer, vx, vy);  // the players decoded, so they quantize
+    viewer_quanta(out.players, out.viewer, vx, vy);  // the players decoded, so they quantize
     BitReader b(bytes.subspan(r.position()));
     const int width = static_cast<int>(b.bits(6));
     if (b.ok() && width > 34) b.fail(WireError::OutOfRange);  // two int32 quanta differ by < 2^33
@@ -501,7 +501,7 @@ std::size_t CorrectionSizer::bytes_of(std::size_t count, std::uint32_t first, st
                                       const std::uint64_t (&costs)[kFields][kMaxK]) const {
     const std::size_t head =
         varint_size((static_cast<std::uint64_t>(count) << 1) | static_cast<std::uint64_t>(coding_));
-    if (coding_ == CorrectionCoding::Absolute) return head + fixed_bits;
+    if (coding_ == CorrectionCoding::Absolute) return head + static_cast<std::size_t>(fixed_bits);
     if (count == 0) return head;
     std::uint64_t bits = kParamBits + fixed_bits;
     for (int f = 0; f < kFields; ++f) {
