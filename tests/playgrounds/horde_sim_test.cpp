@@ -344,6 +344,32 @@ TEST(HordeSim, UnderABudgetTheStreamStaysWithinItAndConverges) {
     }
 }
 
+// A budget far below the churn leaves clients behind; once the slider lifts it (live), the
+// stream catches up: every client agrees with the digest again and misses next to nothing.
+TEST(HordeSim, AStreamLeftBehindByABudgetConvergesOnceTheBudgetAllowsIt) {
+    HordeSim sim({lane("budgeted", true, true, 0.0f, AckFrontier::AnyReceived),
+                  lane("free", true, true, 0.0f, AckFrontier::AnyReceived, CorrectionCoding::Predicted, 0.0)});
+    sim.settings().budget_kib_s = 1.0;
+    sim.settings().loss_pct = 5.0;
+    run(sim, 3.0, 7, 1200);
+    const HordeLaneTotals starved = sim.totals(0);
+    EXPECT_GT(starved.missing, 1.5 * sim.totals(1).missing + 1.0) << "the budget leaves the stream behind";
+    sim.settings().budget_kib_s = 0.0;
+    sim.apply_settings();
+    for (int i = 0; i < 2 * 60; ++i) sim.step(1.0 / 60.0);
+    sim.restart_measurement();
+    for (int i = 0; i < 60; ++i) sim.step(1.0 / 60.0);
+    const HordeLaneTotals lifted = sim.totals(0);
+    const HordeLaneTotals free = sim.totals(1);
+    // Back at the unbudgeted lane's lag floor (the same world and losses).
+    EXPECT_LE(lifted.missing, free.missing + 0.5) << lifted.missing << " vs " << free.missing;
+    EXPECT_LE(lifted.phantoms, free.phantoms + 0.5) << lifted.phantoms << " vs " << free.phantoms;
+    EXPECT_EQ(lifted.mismatches, 0u);
+    std::size_t agreed = 0;
+    for (std::size_t c = 0; c < sim.lane(0).client_count(); ++c) agreed += sim.lane(0).seat(c).client.agreed() ? 1 : 0;
+    EXPECT_GE(agreed, sim.lane(0).client_count() - 1) << "at 5% loss the newest frame may be one that was lost";
+}
+
 // Under a budget too small for the churn, the closest enemies are corrected first: the newest
 // value a client holds for an enemy near its player is fresher than for one at the edge of
 // its view (the priority's weighting by closeness).
