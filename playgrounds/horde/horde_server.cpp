@@ -273,7 +273,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
             const KeyRefs* refs = r < refs_.size() && refs_[r].key == k ? &refs_[r] : nullptr;
             const HordeCorrection c =
                 correction_for(refs, k, w.position_at(slot.index), seq, time_ms, scratch.players, coding);
-            if (sizer.bytes_with(c) > room) break;
+            if (!sizer.fits_with(c, room)) break;
             sizer.add(c);
             samples_.push_back(c);
             scratch.sample_keys.push_back(k);

@@ -522,6 +522,28 @@ std::size_t CorrectionSizer::bytes_with(const HordeCorrection& c) const {
     return next.bytes();
 }
 
+bool CorrectionSizer::fits_with(const HordeCorrection& c, std::size_t room) const {
+    if (coding_ == CorrectionCoding::Absolute || count_ == 0) return bytes_with(c) <= room;
+    // Adding values raises every k's cost, so the best total rises by at most c's bits at the
+    // current best parameters: when that bound fits, so does the exact size.
+    std::uint64_t bits = kParamBits + fixed_bits_;
+    int k[kFields];
+    for (int f = 0; f < kFields; ++f) {
+        std::uint64_t cost = 0;
+        k[f] = best_k(costs_[f], f, cost);
+        bits += cost;
+    }
+    bits += 1 + rice_bits(c.index - last_ - 1, k[kGap]);
+    if (c.age > 0) {
+        bits += rice_bits(c.age - 1u, k[kAge]) + rice_bits(zz32(c.x), k[kRes]) + rice_bits(zz32(c.y), k[kRes]);
+    } else {
+        bits += 16 + rice_bits(zz32(c.x), k[kAbs]) + rice_bits(zz32(c.y), k[kAbs]);
+    }
+    const std::size_t bound = varint_size((static_cast<std::uint64_t>(count_ + 1) << 1) | 1u) + varint_size(first_) +
+                              static_cast<std::size_t>((bits + 7) / 8);
+    return bound <= room || bytes_with(c) <= room;
+}
+
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
                                      std::span<const Vec2> entered_positions, std::span<const Vec2> players,
                                      std::size_t viewer, CorrectionCoding coding,

@@ -139,6 +139,8 @@ public:
     // The part's bytes with what was added, and with `c` added too (nothing changes).
     std::size_t bytes() const;
     std::size_t bytes_with(const HordeCorrection& c) const;
+    // bytes_with(c) <= room, mostly without building the sum (a bound first).
+    bool fits_with(const HordeCorrection& c, std::size_t room) const;
     std::size_t count() const { return count_; }
 
 private:

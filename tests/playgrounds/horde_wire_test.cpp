@@ -226,7 +226,11 @@ TEST(HordeWire, TheSizerPredictsTheEncoderAndEveryPacketRoundTrips) {
             } else {
                 c.generation = static_cast<std::uint16_t>(rng.below(65536));
             }
+            const std::size_t with = sizer.bytes_with(c);
+            EXPECT_TRUE(sizer.fits_with(c, with)) << "trial " << trial;
+            EXPECT_FALSE(sizer.fits_with(c, with - 1)) << "trial " << trial;
             sizer.add(c);
+            EXPECT_EQ(sizer.bytes(), with) << "trial " << trial;
             ex.corrections.push_back(c);
         }
         ex.plan.entered.clear();
