@@ -31,17 +31,20 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
     }
     const std::uint64_t seq = p.delta.plan.seq;
     const std::vector<Vec2>& positions = p.delta.entered_positions;
+    // The newest frame seen, this one included: no value held is newer (ages count from it).
+    const std::uint64_t newest = std::max(seq, mirror_.applied_seq().value_or(seq));
     mirror_.apply(p.delta.plan, [&](std::size_t i, SlotKey key) {
         HeldEnemy held;
         const Vec2 sent = i < positions.size() ? positions[i] : Vec2{};
         held.position = catch_up(sent, key.encode(), p.players, age_s, held.target);
         // An entry starts the enemy's values afresh, as the server's record does; values of the
         // same occupant from newer frames (arrived before this late one) still stand.
-        held.sent.push(
-            {seq, p.time_ms, quantize(sent.x, kSampleStep).value_or(0), quantize(sent.y, kSampleStep).value_or(0)});
+        held.sent.push(HordeRef::at(seq, p.time_ms, quantize(sent.x, kSampleStep).value_or(0),
+                                    quantize(sent.y, kSampleStep).value_or(0)),
+                       newest);
         if (const HeldEnemy* before = mirror_.get(key)) {
             for (std::size_t r = 0; r < before->sent.count; ++r) {
-                if (before->sent.refs[r].seq > seq) held.sent.push(before->sent.refs[r]);
+                if (before->sent.refs[r].age(newest) < newest - seq) held.sent.push(before->sent.refs[r], newest);
             }
         }
         return held;
@@ -69,10 +72,10 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
             key.generation = generation_at_[c.index];
             if (!mirror_.contains(key)) continue;  // not held (any more): nothing to correct
             held = mirror_.get_mut(key);
-            const HordeRef* base = c.age <= seq ? held->sent.find(seq - c.age) : nullptr;
+            const HordeRef* base = c.age <= seq ? held->sent.find(seq, c.age) : nullptr;
             std::int32_t px = 0, py = 0;
-            if (!base || !predict_enemy_quanta(base->x, base->y, key.encode(), p.players,
-                                               frame_age_s(p.time_ms, base->time_ms), px, py)) {
+            if (!base ||
+                !predict_enemy_quanta(base->x, base->y, key.encode(), p.players, base->age_s(p.time_ms), px, py)) {
                 ++unresolved_;
                 continue;
             }
@@ -87,7 +90,8 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
         const Vec2 at{dequantize(static_cast<std::int32_t>(qx), kSampleStep),
                       dequantize(static_cast<std::int32_t>(qy), kSampleStep)};
         held->position = catch_up(at, key.encode(), p.players, age_s, held->target);
-        held->sent.push({seq, p.time_ms, static_cast<std::int32_t>(qx), static_cast<std::int32_t>(qy)});
+        held->sent.push(HordeRef::at(seq, p.time_ms, static_cast<std::int32_t>(qx), static_cast<std::int32_t>(qy)),
+                        newest);
     }
     return true;
 }

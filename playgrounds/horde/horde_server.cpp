@@ -105,15 +105,16 @@ HordeCorrection HordeServerHalf::correction_for(const KeyRefs* refs, std::uint64
     // The newest value the client acknowledged: it holds it whatever else was lost.
     for (std::size_t i = refs->refs.count; i-- > 0;) {
         const HordeRef& r = refs->refs.refs[i];
-        if (r.seq >= seq || !arrived(r.seq)) continue;
+        const std::uint32_t age = r.age(seq);
+        if (age == 0 || !arrived(seq - age)) continue;
         std::int32_t px = 0, py = 0;
-        if (!predict_enemy_quanta(r.x, r.y, key, players, frame_age_s(time_ms, r.time_ms), px, py)) break;
+        if (!predict_enemy_quanta(r.x, r.y, key, players, r.age_s(time_ms), px, py)) break;
         const std::int64_t dx = static_cast<std::int64_t>(c.x) - px;
         const std::int64_t dy = static_cast<std::int64_t>(c.y) - py;
         // Past a few hundred units the absolute form is as short.
         constexpr std::int64_t kMaxResidual = 1 << 13;
         if (dx < -kMaxResidual || dx > kMaxResidual || dy < -kMaxResidual || dy > kMaxResidual) break;
-        c.age = static_cast<std::uint32_t>(seq - r.seq);
+        c.age = age;
         c.generation = 0;
         c.x = static_cast<std::int32_t>(dx);
         c.y = static_cast<std::int32_t>(dy);
@@ -336,8 +337,9 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     for (std::size_t i = 0; i < plan_.entered.size(); ++i) {
         if (KeyRefs* refs = refs_of(plan_.entered[i])) {
             refs->refs.clear();
-            refs->refs.push({seq, time_ms, quantize(entered_positions_[i].x, kSampleStep).value_or(0),
-                             quantize(entered_positions_[i].y, kSampleStep).value_or(0)});
+            refs->refs.push(HordeRef::at(seq, time_ms, quantize(entered_positions_[i].x, kSampleStep).value_or(0),
+                                         quantize(entered_positions_[i].y, kSampleStep).value_or(0)),
+                            seq);
         }
         priority_.sent(plan_.entered[i]);
     }
@@ -345,8 +347,9 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
         const std::uint64_t k = scratch.sample_keys[i];
         const Vec2 p = w.position_at(samples_[i].index);
         if (KeyRefs* refs = refs_of(k)) {
-            refs->refs.push(
-                {seq, time_ms, quantize(p.x, kSampleStep).value_or(0), quantize(p.y, kSampleStep).value_or(0)});
+            refs->refs.push(HordeRef::at(seq, time_ms, quantize(p.x, kSampleStep).value_or(0),
+                                         quantize(p.y, kSampleStep).value_or(0)),
+                            seq);
         }
         priority_.sent(k);
         if (samples_[i].age > 0) ++sent.predicted;

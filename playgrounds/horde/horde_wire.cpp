@@ -408,9 +408,10 @@ WireError decode_after_membership(ByteReader& r, std::span<const std::uint8_t> b
 
 }  // namespace
 
-void HordeRefs::push(const HordeRef& r) {
+void HordeRefs::push(const HordeRef& r, std::uint64_t newest) {
+    // Ascending seq is descending age from the newest frame.
     std::size_t at = 0;
-    while (at < count && refs[at].seq < r.seq) ++at;
+    while (at < count && refs[at].age(newest) > r.age(newest)) ++at;
     if (at < count && refs[at].seq == r.seq) return;
     if (count == kHordeRefs) {
         if (at == 0) return;  // older than everything kept
@@ -423,7 +424,8 @@ void HordeRefs::push(const HordeRef& r) {
     ++count;
 }
 
-const HordeRef* HordeRefs::find(std::uint64_t seq) const {
+const HordeRef* HordeRefs::find(std::uint64_t now, std::uint32_t age) const {
+    const auto seq = static_cast<std::uint32_t>(now - age);
     for (std::size_t i = 0; i < count; ++i) {
         if (refs[i].seq == seq) return &refs[i];
     }
@@ -434,10 +436,6 @@ bool quantum_round_trips(std::int64_t q, float step) {
     if (q < INT32_MIN || q > INT32_MAX) return false;
     const std::optional<std::int32_t> back = quantize(dequantize(static_cast<std::int32_t>(q), step), step);
     return back && *back == q;
-}
-
-float frame_age_s(std::uint64_t now_ms, std::uint64_t then_ms) {
-    return now_ms > then_ms ? static_cast<float>(static_cast<double>(now_ms - then_ms) / 1000.0) : 0.0f;
 }
 
 Vec2 predict_enemy(Vec2 sent, std::uint64_t key, std::span<const Vec2> players, float age_s) {

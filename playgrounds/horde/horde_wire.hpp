@@ -161,10 +161,21 @@ private:
 // time and the position's quanta. Both ends keep the newest kHordeRefs per held enemy, so a
 // value the server names (one of its newest kHordeRefs sends since the enemy last entered) is
 // always among the client's newest kHordeRefs receptions.
+// Sequence and time keep their low 32 bits (16 bytes a value, as every held enemy carries three):
+// ages are differences modulo 2^32, exact for any age a session reaches (2^32 frames).
 struct HordeRef {
-    std::uint64_t seq = 0;
-    std::uint64_t time_ms = 0;
+    std::uint32_t seq = 0;      // low 32 bits of the frame's sequence
+    std::uint32_t time_ms = 0;  // low 32 bits of the frame's time
     std::int32_t x = 0, y = 0;
+
+    static HordeRef at(std::uint64_t seq, std::uint64_t time_ms, std::int32_t x, std::int32_t y) {
+        return {static_cast<std::uint32_t>(seq), static_cast<std::uint32_t>(time_ms), x, y};
+    }
+    // Frames from this value's frame to frame `now` (mod 2^32), and seconds from its time to now_ms.
+    std::uint32_t age(std::uint64_t now) const { return static_cast<std::uint32_t>(now) - seq; }
+    float age_s(std::uint64_t now_ms) const {
+        return static_cast<float>(static_cast<double>(static_cast<std::uint32_t>(now_ms) - time_ms) / 1000.0);
+    }
 };
 inline constexpr std::size_t kHordeRefs = 3;
 
@@ -172,10 +183,11 @@ struct HordeRefs {
     std::array<HordeRef, kHordeRefs> refs{};  // ascending seq, the first `count`
     std::uint8_t count = 0;
 
-    // Keeps the newest kHordeRefs by seq; a seq already held or older than all of a full set
-    // changes nothing.
-    void push(const HordeRef& r);
-    const HordeRef* find(std::uint64_t seq) const;
+    // Keeps the newest kHordeRefs by seq, ordered by age from `newest` (a frame no older than any
+    // value held); a seq already held or older than all of a full set changes nothing.
+    void push(const HordeRef& r, std::uint64_t newest);
+    // The value sent `age` frames before frame `now`, if held.
+    const HordeRef* find(std::uint64_t now, std::uint32_t age) const;
     void clear() { count = 0; }
 };
 
@@ -189,8 +201,6 @@ Vec2 predict_enemy(Vec2 sent, std::uint64_t key, std::span<const Vec2> players, 
 // The same prediction in quanta at kSampleStep; false when it does not quantize.
 bool predict_enemy_quanta(std::int32_t x, std::int32_t y, std::uint64_t key, std::span<const Vec2> players, float age_s,
                           std::int32_t& out_x, std::int32_t& out_y);
-// The age in seconds both ends use between two frame times (ms): 0 when `then` is later.
-float frame_age_s(std::uint64_t now_ms, std::uint64_t then_ms);
 // Whether quantum q at step is one write_fixed writes (its value quantizes back to it).
 bool quantum_round_trips(std::int64_t q, float step);
 

@@ -383,7 +383,7 @@ TEST(HordeSim, ABudgetSpendsItsCorrectionsOnTheClosestEnemiesFirst) {
         const std::uint64_t now_seq = sim.lane(0).seat(c).server.baseline().next_seq();
         sim.lane(0).seat(c).client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
             if (!w.alive(key.encode()) || h.sent.count == 0) return;
-            const double frames = static_cast<double>(now_seq - h.sent.refs[h.sent.count - 1].seq);
+            const double frames = static_cast<double>(h.sent.refs[h.sent.count - 1].age(now_seq));
             const float d = distance(w.position_at(key.index), eye);
             if (d < 150.0f) {
                 near_sum += frames;

@@ -270,13 +270,21 @@ TEST(HordeWire, MutatedPacketsAreRefusedOrReencodeExactly) {
 
 TEST(HordeRefs, KeepTheNewestThreeBySequenceWhateverTheArrivalOrder) {
     HordeRefs r;
-    for (std::uint64_t seq : {5u, 2u, 9u, 7u, 1u, 9u}) r.push({seq, seq * 10, 0, 0});
+    for (std::uint64_t seq : {5u, 2u, 9u, 7u, 1u, 9u}) r.push(HordeRef::at(seq, seq * 10, 0, 0), 9);
     ASSERT_EQ(r.count, 3u);
     EXPECT_EQ(r.refs[0].seq, 5u);
     EXPECT_EQ(r.refs[1].seq, 7u);
     EXPECT_EQ(r.refs[2].seq, 9u);
-    EXPECT_EQ(r.find(7)->time_ms, 70u);
-    EXPECT_EQ(r.find(2), nullptr);
+    EXPECT_EQ(r.find(9, 2)->time_ms, 70u);  // frame 7
+    EXPECT_EQ(r.find(9, 7), nullptr);       // frame 2: pushed out
+    // Ages are modulo 2^32: a session past 2^32 frames still finds its values.
+    HordeRefs late;
+    const std::uint64_t far = (std::uint64_t{1} << 32) + 3;
+    late.push(HordeRef::at(far - 5, 1000, 1, 2), far);
+    late.push(HordeRef::at(far - 1, 1250, 3, 4), far);
+    ASSERT_NE(late.find(far, 5), nullptr);
+    EXPECT_EQ(late.find(far, 5)->x, 1);
+    EXPECT_FLOAT_EQ(late.refs[1].age_s(1500), 0.25f);
 }
 
 TEST(HordeWire, RandomMutationsNeverCrashAndAcceptedPacketsAreWellFormed) {
