@@ -1,6 +1,7 @@
 #include "horde/horde_client.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "horde/horde_world.hpp"
 
@@ -28,34 +29,95 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
         players_ = p.players;
         crowd_ = p.crowd;
     }
-    // The receiver also compares the digest when this is the newest frame ("mirror digest
-    // mismatches"; the repair is the server's job).
-    receiver_.apply(p.delta, [&](SlotKey key, Vec2 sent) {
+    const std::uint64_t seq = p.delta.plan.seq;
+    const std::vector<Vec2>& positions = p.delta.entered_positions;
+    // The newest frame seen, this one included: no value held is newer (ages count from it).
+    const std::uint64_t newest = std::max(seq, mirror_.applied_seq().value_or(seq));
+    mirror_.apply(p.delta.plan, [&](std::size_t i, SlotKey key) {
         HeldEnemy held;
+        const Vec2 sent = i < positions.size() ? positions[i] : Vec2{};
         held.position = catch_up(sent, key.encode(), p.players, age_s, held.target);
+        // An entry starts the enemy's values afresh, as the server's record does; values of the
+        // same occupant from newer frames (arrived before this late one) still stand.
+        held.sent.push(HordeRef::at(seq, p.time_ms, quantize(sent.x, kSampleStep).value_or(0),
+                                    quantize(sent.y, kSampleStep).value_or(0)),
+                       newest);
+        if (const HeldEnemy* before = mirror_.get(key)) {
+            for (std::size_t r = 0; r < before->sent.count; ++r) {
+                if (before->sent.refs[r].age(newest) < newest - seq) held.sent.push(before->sent.refs[r], newest);
+            }
+        }
         return held;
     });
-    agreed_ = receiver_.agreed();
-    for (const HordeSample& s : p.samples) {
-        const std::optional<SlotKey> key = SlotKey::decode(s.key);
-        if (!key) continue;
-        if (HeldEnemy* held = receiver_.mirror().get_mut(*key)) {
-            held->position = catch_up(s.position, s.key, p.players, age_s, held->target);
+    for (std::uint64_t packed : p.delta.plan.entered) {
+        const std::optional<SlotKey> key = SlotKey::decode(packed);
+        if (!key || key->index >= kMaxTrackedSlot || !mirror_.contains(*key)) continue;
+        if (generation_at_.size() <= key->index) {
+            // Whole powers of two: a world's slots fill them once, not one new index at a time.
+            generation_at_.resize(std::max<std::size_t>(4096, std::bit_ceil(std::size_t{key->index} + 1)), 0);
         }
+        generation_at_[key->index] = key->generation;
+    }
+    // The digest describes the server's whole set after this frame: compare when this is the
+    // newest frame ("mirror digest mismatches"; the repair is the server's job).
+    if (mirror_.applied_seq() == seq) agreed_ = mirror_.settle(p.delta.plan.digest).agreed;
+    for (const HordeCorrection& c : p.corrections) {
+        SlotKey key{c.index, c.generation};
+        HeldEnemy* held = nullptr;
+        std::int64_t qx = c.x, qy = c.y;
+        if (c.age == 0) {
+            held = mirror_.get_mut(key);
+        } else {
+            if (c.index >= generation_at_.size()) continue;
+            key.generation = generation_at_[c.index];
+            if (!mirror_.contains(key)) continue;  // not held (any more): nothing to correct
+            held = mirror_.get_mut(key);
+            const HordeRef* base = c.age <= seq ? held->sent.find(seq, c.age) : nullptr;
+            std::int32_t px = 0, py = 0;
+            if (!base ||
+                !predict_enemy_quanta(base->x, base->y, key.encode(), p.players, base->age_s(p.time_ms), px, py)) {
+                ++unresolved_;
+                continue;
+            }
+            qx += px;
+            qy += py;
+            if (!quantum_round_trips(qx, kSampleStep) || !quantum_round_trips(qy, kSampleStep)) {
+                ++unresolved_;
+                continue;
+            }
+        }
+        if (!held) continue;
+        const Vec2 at{dequantize(static_cast<std::int32_t>(qx), kSampleStep),
+                      dequantize(static_cast<std::int32_t>(qy), kSampleStep)};
+        held->position = catch_up(at, key.encode(), p.players, age_s, held->target);
+        held->sent.push(HordeRef::at(seq, p.time_ms, static_cast<std::int32_t>(qx), static_cast<std::int32_t>(qy)),
+                        newest);
     }
     return true;
 }
 
 bool HordeClientHalf::encode_ack_into(ByteWriter& w) const {
-    return receiver_.write_ack(w);
+    const auto report = mirror_.ack_report();
+    if (!report) return false;
+    w.clear();
+    encode_ack(w, *report);
+    return true;
 }
 
 HordeReceived HordeClientHalf::receive(Transport& link, double now_ms, HordeClientScratch& scratch) {
     HordeReceived r;
     while (link.poll(now_ms, scratch.packet)) {
-        if (!apply_frame(scratch.packet, now_ms, scratch)) continue;
-        r.frames += 1;
-        r.bytes_down += scratch.packet.size();
+        const bool applied = apply_frame(scratch.packet, now_ms, scratch);
+        if (applied) {
+            r.frames += 1;
+            r.bytes_down += scratch.packet.size();
+        }
+        // The link swaps its buffers with this one, so they circulate: handing back only
+        // datagram-sized ones makes every buffer in the pool one after a round or two, and no
+        // later packet, however large, has to grow one.
+        if (scratch.packet.capacity() < kMaxHordePacketBytes) {
+            scratch.packet.reserve(std::bit_ceil(kMaxHordePacketBytes));
+        }
     }
     if (r.frames == 0) return r;
     if (encode_ack_into(scratch.writer)) {
@@ -68,7 +130,7 @@ HordeReceived HordeClientHalf::receive(Transport& link, double now_ms, HordeClie
 void HordeClientHalf::advance(float dt_s, std::uint64_t tick) {
     const std::span<const Vec2> players = players_;
     if (players.empty()) return;
-    receiver_.mirror().for_each_mut([&](SlotKey key, HeldEnemy& h) {
+    mirror_.for_each_mut([&](SlotKey key, HeldEnemy& h) {
         if ((key.index + tick) % static_cast<std::uint64_t>(horde::kRetargetTicks) == 0 || h.target >= players.size()) {
             h.target = nearest_player(h.position, players);
         }

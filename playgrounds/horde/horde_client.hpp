@@ -1,12 +1,12 @@
 // The horde's client half: what one client does with the bytes it is sent.
 //
 // It decodes every frame its transport delivers (a bad frame is counted and dropped),
-// rebuilds the relevant set with a DeltaReceiver (from the membership frame nested in the
-// packet), catches each position up by the frame's age with the enemies' own rule, keeps the
-// newest players and crowd summaries, and answers with an acknowledgement. Between frames it
-// moves what it holds by the same rule. It never sees the server's world: truth-side readouts
-// (phantoms, render error) are measured by whoever holds the truth, reading this half's
-// mirror (page lanes), or against an explicit truth sample (rooms).
+// rebuilds the relevant set in a DeltaMirror, catches each position up by the frame's age
+// with the enemies' own rule, keeps the newest players and crowd summaries, and answers with
+// an acknowledgement. Between frames it moves what it holds by the same rule. It never sees
+// the server's world: truth-side readouts (phantoms, render error) are measured by whoever
+// holds the truth, reading this half's mirror (page lanes), or against an explicit truth
+// sample (rooms).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 
 #include "common/transport.hpp"
 #include "horde/horde_wire.hpp"
-#include "vantage/delta_stream.hpp"
+#include "vantage/delta_mirror.hpp"
 
 namespace vantage::play {
 
@@ -22,6 +22,7 @@ namespace vantage::play {
 struct HeldEnemy {
     Vec2 position;
     std::uint32_t target = 0;  // index of the player it chases, as the client sees it
+    HordeRefs sent;            // the newest values received for it (what predicted corrections name)
 };
 
 // What one receive() took in.
@@ -52,25 +53,33 @@ public:
     // Encodes the acknowledgement of everything applied so far into w; false if none yet.
     bool encode_ack_into(ByteWriter& w) const;
 
-    const DeltaMirror<HeldEnemy>& mirror() const { return receiver_.mirror(); }
-    const DeltaReceiver<HeldEnemy>& receiver() const { return receiver_; }
+    const DeltaMirror<HeldEnemy>& mirror() const { return mirror_; }
     const std::vector<Vec2>& players() const { return players_; }   // as last heard
     const std::vector<CrowdBlob>& crowd() const { return crowd_; }  // as last heard
     bool heard() const { return heard_; }
     std::uint64_t newest_ms() const { return newest_ms_; }  // server time of the newest frame
     std::uint64_t decode_errors() const { return decode_errors_; }
+    // Predicted corrections naming a value this client does not hold (dropped): the value's
+    // frame arrived after the server's record of it was made but the enemy was not held then,
+    // or the enemy was made afresh since.
+    std::uint64_t unresolved() const { return unresolved_; }
     // Whether the mirror agreed with the digest of the newest frame it settled against
     // (false before any): a converged client holds exactly the server's set for it.
     bool agreed() const { return agreed_; }
 
 private:
-    DeltaReceiver<HeldEnemy> receiver_;
+    DeltaMirror<HeldEnemy> mirror_;
     std::vector<Vec2> players_;
     std::vector<CrowdBlob> crowd_;
     std::uint64_t newest_ms_ = 0;
     bool heard_ = false;
     bool agreed_ = false;
     std::uint64_t decode_errors_ = 0;
+    std::uint64_t unresolved_ = 0;
+    // Per slot index below kMaxTrackedSlot: the generation of the newest entry held there, so a
+    // predicted correction (which names a slot, not an occupant) finds its enemy.
+    static constexpr std::uint32_t kMaxTrackedSlot = 1u << 16;
+    std::vector<std::uint16_t> generation_at_;
 };
 
 }  // namespace vantage::play

@@ -3,14 +3,18 @@
 // Each send round the world's owner computes what is shared by every subscriber (each
 // player's relevant keys from the grid, the broadcast list, the crowd tree) into a
 // HordeRound; then every subscriber's HordeServerHalf reads the acknowledgements its
-// transport delivered into its DeltaStream, has the stream plan and encode the membership
-// frame into what the rest of the packet leaves, picks round-robin corrections and crowd
-// summaries, wraps the frame in one packet and sends it. The half owns only
-// per-subscriber state; the same class serves a page lane (over a LinkPair) and a room seat
-// (over the room's socket transport).
+// transport delivered, plans a delta against its DeltaBaseline, picks corrections (round-robin,
+// or by priority under a byte budget) and crowd summaries, encodes one packet and sends it.
+// Corrections are predicted from the newest value this client acknowledged for the enemy: the
+// half keeps the newest kHordeRefs values it sent per relevant enemy and which frames the
+// acknowledgements say arrived (horde_wire.hpp). The half owns only per-subscriber state; the
+// same class serves a page lane (over a LinkPair) and a room seat (over the room's socket
+// transport).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -19,8 +23,8 @@
 #include "horde/horde_wire.hpp"
 #include "horde/horde_world.hpp"
 #include "vantage/aggregate_tree.hpp"
-#include "vantage/assert.hpp"
-#include "vantage/delta_stream.hpp"
+#include "vantage/delta_baseline.hpp"
+#include "vantage/priority_accumulator.hpp"
 
 namespace vantage::play {
 
@@ -40,68 +44,97 @@ struct HordeServeOptions {
     double view_radius = 420.0;  // units
     double send_hz = 16.0;       // [1, 60]
     double sample_hz = 4.0;      // corrections per second per held enemy, [1, 60]
+    CorrectionCoding coding = CorrectionCoding::Predicted;
+    // Downstream budget of this subscriber, bytes/s, >= 0; 0 = unlimited (every frame up to a
+    // datagram, corrections round-robin). Under a budget each frame is filled to what the
+    // budget holds: players and membership first, then corrections by priority (time since
+    // the enemy's last value, weighted by closeness to the player).
+    double budget_bytes_per_sec = 0.0;
 };
 
 // What one serve() sent, for the lane's meters.
 struct HordeSent {
-    bool sent = false;  // false: nothing due (flow control throttled the stream), or refused
+    bool sent = false;  // false: nothing due (the baseline was not ready to send)
     HordePacketBytes bytes;
     double uuid_bytes = 0;  // the same content with 16-byte ids and f32 positions
     std::size_t entered = 0, left = 0, samples = 0, blobs = 0;
-    double coverage = 0;      // share of the enemies outside the view the blobs stand for
-    bool summarised = false;  // theta > 0 and a tree was given
+    std::size_t predicted = 0;  // of the samples, those sent against an acknowledged value
+    double coverage = 0;        // share of the enemies outside the view the blobs stand for
+    bool summarised = false;    // theta > 0 and a tree was given
 };
 
 // Buffers one thread's serve() calls reuse, shared by every subscriber it serves (so a
 // steady state allocates nothing, however many subscribers there are).
 struct HordeServeScratch {
-    std::vector<HordeSample> samples;
+    DeltaPlan plan;
+    std::vector<Vec2> entered_positions;
+    std::vector<Vec2> players;  // as the client decodes them
+    std::vector<HordeCorrection> samples;
+    std::vector<std::uint64_t> sample_keys;  // parallel to samples
+    std::vector<std::uint64_t> ranked;
+    std::vector<float> weights;
+    std::vector<std::size_t> picked;
     std::vector<CrowdBlob> crowd;
     std::vector<Summary> summaries;
-    ByteWriter writer, nested;  // the packet, and the membership frame the stream writes
+    ByteWriter writer, nested;
     std::vector<std::uint8_t> packet;
 };
 
 class HordeServerHalf {
 public:
-    // Every entered key travels with its position (within two arenas of the origin, so at most
-    // kHordePositionBytes each), and the membership frame is planned into the packet's limit.
-    explicit HordeServerHalf(const DeltaBaselineOptions& options) : stream_(stream_options(options)) {
-        VANTAGE_ASSERT(stream_.baseline().options().entered_value_bytes == kHordePositionBytes,
-                       "HordeServerHalf: the stream must plan kHordePositionBytes per entered key");
-    }
+    // Every entered key travels with its position, so the planner counts kHordePositionBytes
+    // for each whatever options says.
+    explicit HordeServerHalf(const DeltaBaselineOptions& options) : baseline_(with_positions(options)) {}
 
-    // Reads the acknowledgements `link` delivered by round.now_ms, then (if flow control lets
-    // one through now) one frame for player `player`. Acknowledgements are read first so the
-    // plan diffs against the newest acknowledged state.
+    // Reads the acknowledgements `link` delivered by round.now_ms, then (if the baseline
+    // sends now) one frame for player `player`. Acknowledgements are read first so the plan
+    // diffs against the newest acknowledged state.
     HordeSent serve(const HordeRound& round, std::size_t player, const HordeServeOptions& options, Transport& link,
                     HordeServeScratch& scratch, Profiler* profiler = nullptr);
 
-    DeltaStream& stream() { return stream_; }
-    DeltaBaseline& baseline() { return stream_.baseline(); }
-    const DeltaBaseline& baseline() const { return stream_.baseline(); }
+    DeltaBaseline& baseline() { return baseline_; }
+    const DeltaBaseline& baseline() const { return baseline_; }
     std::uint64_t frames() const { return frames_; }                            // frames sent
     std::uint64_t decode_errors() const { return decode_errors_; }              // acknowledgements refused
     std::uint64_t refused_frames() const { return refused_frames_; }            // frames the encoder refused (not sent)
     std::size_t largest_packet_bytes() const { return largest_packet_bytes_; }  // of those sent
 
+    // Enemies with a value this client may hold (the relevant set at the last frame).
+    std::size_t tracked() const { return refs_.size(); }
+
 private:
-    static DeltaStreamOptions stream_options(const DeltaBaselineOptions& o) {
-        return {.policy = o.policy,
-                .frontier = o.frontier,
-                .history = o.history,
-                .stalled_after_ms = o.stalled_after_ms,
-                .keepalive_every_ms = o.keepalive_every_ms,
-                .max_frame_bytes = kMaxHordePacketBytes,
-                .positions = true,
-                .position_step = kSampleStep,
-                .position_max_abs = 2.0f * horde::kArena};
+    struct KeyRefs {
+        std::uint64_t key = 0;
+        HordeRefs refs;
+    };
+    // Frames the client reported receiving, the newest kArrivedWindow sequences.
+    static constexpr std::uint64_t kArrivedWindow = 256;
+    void note_arrived(const AckReport& report);
+    bool arrived(std::uint64_t seq) const;
+    // The correction for `key` (at slot position p) this frame: predicted against the newest
+    // acknowledged value when there is one and the residual is small, absolute otherwise.
+    HordeCorrection correction_for(const KeyRefs* refs, std::uint64_t key, Vec2 p, std::uint64_t seq,
+                                   std::uint64_t time_ms, std::span<const Vec2> players, CorrectionCoding coding) const;
+    const KeyRefs* refs_of(std::uint64_t key) const;
+    KeyRefs* refs_of(std::uint64_t key);
+
+    static DeltaBaselineOptions with_positions(DeltaBaselineOptions options) {
+        options.entered_value_bytes = kHordePositionBytes;
+        return options;
     }
-    DeltaStream stream_;
+    DeltaBaseline baseline_;
     std::uint64_t frames_ = 0;
     std::uint64_t decode_errors_ = 0;
     std::uint64_t refused_frames_ = 0;
     std::size_t largest_packet_bytes_ = 0;
+    std::vector<KeyRefs> refs_, refs_next_;  // ascending key: the relevant set at the last frame
+    std::array<std::uint64_t, kArrivedWindow / 64> arrived_{};
+    std::uint64_t arrived_newest_ = 0;
+    bool any_arrived_ = false;
+    std::optional<ByteBudget> budget_;
+    PriorityAccumulator priority_;
+    double last_serve_ms_ = -1.0;
+    double last_sent_ms_ = -1.0;
 };
 
 // Shared per-round work: relevant keys per player (grid radius query), the broadcast list

@@ -12,9 +12,9 @@ namespace {
 
 std::vector<HordeLaneConfig> default_lanes() {
     return {
-        HordeLaneConfig{"naive", false, true, false, 0.0f, std::nullopt},
-        HordeLaneConfig{"acked", true, true, false, 0.0f, std::nullopt},
-        HordeLaneConfig{"crowd", true, true, true, 0.0f, std::nullopt},
+        HordeLaneConfig{"naive", false, true, false, 0.0f, std::nullopt, CorrectionCoding::Predicted, std::nullopt},
+        HordeLaneConfig{"acked", true, true, false, 0.0f, std::nullopt, CorrectionCoding::Predicted, std::nullopt},
+        HordeLaneConfig{"crowd", true, true, true, 0.0f, std::nullopt, CorrectionCoding::Predicted, std::nullopt},
     };
 }
 
@@ -114,6 +114,14 @@ const SettingsSchema<HordeSettings>& horde_schema() {
                 .max = 2,
                 .help = "opening angle of the crowd summaries (0: none)",
                 .apply = true});
+        d.real("budget", &S::budget_kib_s,
+               {.label = "budget per client",
+                .unit = "KiB/s",
+                .min = 0,
+                .max = 64,
+                .help = "downstream bytes per second each client may be sent (0: unlimited); membership "
+                        "first, then corrections of the closest and longest-waiting enemies",
+                .apply = true});
         d.flag("any_received", &S::any_received,
                {.label = "ack frontier: any received",
                 .help = "acked lanes diff against the newest frame that arrived (off: the newest contiguous one)",
@@ -164,7 +172,9 @@ HordeServeOptions HordeSim::serve_options(const HordeLaneConfig& c) const {
             .theta = lane_theta(c),
             .view_radius = settings_.view_radius,
             .send_hz = settings_.send_hz,
-            .sample_hz = settings_.sample_hz};
+            .sample_hz = settings_.sample_hz,
+            .coding = c.coding,
+            .budget_bytes_per_sec = 1024.0 * std::max(0.0, c.budget_kib_s.value_or(settings_.budget_kib_s))};
 }
 
 void HordeSim::reset(std::uint64_t seed) {
@@ -218,6 +228,7 @@ void HordeSim::restart_measurement() {
             lane->at_start_.mismatches += seat->client.mirror().counters().divergences;
             lane->at_start_.lost += seat->client.mirror().counters().frames_lost;
             lane->at_start_.rebuilds += seat->server.baseline().counters().full_rebuilds;
+            lane->at_start_.unresolved += seat->client.unresolved();
         }
         for (Reading* r : lane->readings()) r->begin_measurement();
         lane->err_run_ = {};
@@ -275,6 +286,10 @@ void HordeSim::count_sent(HordeLane& lane, const HordeSent& sent) {
     lane.crowd_bytes_.add(static_cast<double>(sent.bytes.crowd));
     lane.sample_bytes_.add(static_cast<double>(sent.bytes.samples));
     lane.membership_bytes_.add(static_cast<double>(sent.bytes.membership));
+    lane.header_bytes_.add(static_cast<double>(sent.bytes.header));
+    lane.player_bytes_.add(static_cast<double>(sent.bytes.players));
+    lane.corrections_.add(static_cast<double>(sent.samples));
+    lane.predicted_.add(static_cast<double>(sent.predicted));
     lane.ids_.add(static_cast<double>(sent.entered + sent.left + sent.samples));
     lane.spawns_.add(static_cast<double>(sent.entered));
     lane.despawns_.add(static_cast<double>(sent.left));
@@ -349,18 +364,30 @@ HordeLaneTotals HordeSim::totals(std::size_t i) const {
     t.crowd_kib_s = lane.crowd_bytes_.run_total() * per_s;
     t.samples_share = bytes > 0 ? lane.sample_bytes_.run_total() / bytes : 0;
     t.membership_share = bytes > 0 ? lane.membership_bytes_.run_total() / bytes : 0;
+    const double b_s = t.seconds > 0 ? 1.0 / t.seconds : 0.0;
+    t.header_b_s = lane.header_bytes_.run_total() * b_s;
+    t.membership_b_s = lane.membership_bytes_.run_total() * b_s;
+    t.players_b_s = lane.player_bytes_.run_total() * b_s;
+    t.samples_b_s = lane.sample_bytes_.run_total() * b_s;
+    t.crowd_b_s = lane.crowd_bytes_.run_total() * b_s;
+    const double clients = static_cast<double>(std::max<std::size_t>(1, lane.seats_.size()));
+    t.corrections_per_s = lane.corrections_.run_total() * b_s / clients;
+    t.predicted_share =
+        lane.corrections_.run_total() > 0 ? lane.predicted_.run_total() / lane.corrections_.run_total() : 0.0;
     t.phantoms = lane.phantoms_.run_mean();
     t.held = lane.held_.run_mean();
     t.missing = lane.missing_.run_mean();
     t.relevant = lane.relevant_.run_mean();
     t.err_mean_px = lane.err_run_.n > 0 ? lane.err_run_.sum / lane.err_run_.n : 0;
     t.err_worst_px = lane.err_run_.worst;
-    std::uint64_t mismatches = 0, lost = 0, rebuilds = 0;
+    std::uint64_t mismatches = 0, lost = 0, rebuilds = 0, unresolved = 0;
     for (const auto& seat : lane.seats_) {
         mismatches += seat->client.mirror().counters().divergences;
         lost += seat->client.mirror().counters().frames_lost;
         rebuilds += seat->server.baseline().counters().full_rebuilds;
+        unresolved += seat->client.unresolved();
     }
+    t.unresolved = unresolved - lane.at_start_.unresolved;
     t.mismatches = mismatches - lane.at_start_.mismatches;
     t.frames_lost = lost - lane.at_start_.lost;
     // The first full baseline of each client is its join, not a resync.
@@ -390,13 +417,14 @@ void HordeSim::meters(std::vector<Meter>& out) const {
         const HordeLane& lane = *lanes_[i];
         const std::string p = lane.config_.name + ".";
         std::uint64_t mismatches = 0, lost = 0, rebuilds = 0, stale = 0, decode_errors = 0, outside = 0;
-        std::uint64_t unacked_full = 0, spread = 0, refused = 0;
+        std::uint64_t unacked_full = 0, spread = 0, refused = 0, unresolved = 0;
         std::size_t largest = 0;
         for (const auto& seat : lane.seats_) {
             outside += seat->server.baseline().counters().acks_outside_history;
             unacked_full += seat->server.baseline().counters().unacked_full_frames;
             spread += seat->server.baseline().counters().spread_frames;
             refused += seat->server.refused_frames();
+            unresolved += seat->client.unresolved();
             largest = std::max(largest, seat->server.largest_packet_bytes());
             mismatches += seat->client.mirror().counters().divergences;
             lost += seat->client.mirror().counters().frames_lost;
@@ -436,6 +464,12 @@ void HordeSim::meters(std::vector<Meter>& out) const {
         out.push_back({p + "largest_packet_bytes", "B", static_cast<double>(largest)});
         out.push_back({p + "refused_frames", "", static_cast<double>(refused)});
         out.push_back({p + "decode_errors", "", static_cast<double>(decode_errors)});
+        const double corrections = lane.corrections_.per_sec();
+        out.push_back(
+            {p + "predicted_pct", "%", corrections > 0 ? 100.0 * lane.predicted_.per_sec() / corrections : 0.0});
+        out.push_back({p + "unresolved", "", static_cast<double>(unresolved)});
+        const double held = lane.held_.window_mean() * static_cast<double>(lane.seats_.size());
+        out.push_back({p + "bytes_per_held_s", "B/s", held > 0 ? lane.bytes_.per_sec() / held : 0.0});
         if (lane_theta(lane.config_) > 0.0f || lane.config_.follows_theta) {
             out.push_back({p + "summaries", "", lane.blobs_.window_mean()});
             out.push_back({p + "coverage_pct", "%", 100.0 * lane.coverage_.window_mean()});
@@ -489,6 +523,11 @@ std::span<const MeterInfo> HordeSim::glossary() const {
         {"spread_frames", "spread frames", "frames that carried part of a set too large for one datagram"},
         {"largest_packet_bytes", "largest packet", "the largest packet sent to a client of this lane"},
         {"refused_frames", "refused frames", "frames the encoder refused (they would not fit or decode)"},
+        {"predicted_pct", "predicted",
+         "share of corrections sent as a small change from a value the client acknowledged"},
+        {"unresolved", "unresolved",
+         "predicted corrections a client dropped because it did not hold the value they named"},
+        {"bytes_per_held_s", "per held enemy", "bytes per second sent per enemy a client holds (all clients)"},
         {"summaries", "crowd summaries", "blobs standing in for the enemies outside the view"},
         {"coverage_pct", "crowd coverage", "share of the enemies outside the view the summaries account for"},
         {"crowd_kib_s", "crowd bytes", "bytes per second the summaries cost"},

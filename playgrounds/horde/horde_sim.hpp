@@ -2,9 +2,11 @@
 //
 // One authoritative HordeWorld, and several lanes serving it in lockstep. A lane is one way
 // of telling every client what is near it: per client, relevance (SpatialGrid, view radius)
-// picks the enemies, a DeltaStream streams that set as entered/left over a LossyLink (naive:
+// picks the enemies, DeltaBaseline streams that set as entered/left over a LossyLink (naive:
 // diff against what was sent; acked: diff against what the client acknowledged), the
-// client rebuilds it with a DeltaReceiver, round-robin corrections keep the positions honest,
+// client rebuilds it in a DeltaMirror, round-robin corrections (small differences from the
+// values the client acknowledged, carried forward by the enemy rule) keep the positions honest,
+// an optional per-client byte budget fills each frame by priority instead,
 // and optionally an AggregateTree (weight = headcount) sends crowd summaries of the world
 // outside the view. Every lane of a client shares the same loss pattern (same link seed),
 // so the lanes differ only in strategy.
@@ -52,6 +54,7 @@ struct HordeSettings {
     double loss_pct = 0.0;       // per packet, both directions, %, [0, 40]
     double theta = 1.5;          // opening angle of the crowd lane's summaries, [0, 2]; 0 = none
     bool any_received = true;    // acked lanes adopt the newest received frame (off: contiguous) (restart)
+    double budget_kib_s = 0.0;   // downstream budget per client, KiB/s, [0, 64]; 0 = unlimited
 };
 
 struct HordeLaneConfig {
@@ -62,6 +65,8 @@ struct HordeLaneConfig {
     float theta = 0.0f;          // fixed theta when it does not follow the setting; 0 = none
     // nullopt: the "any_received" setting decides.
     std::optional<AckFrontier> frontier;
+    CorrectionCoding coding = CorrectionCoding::Predicted;  // Absolute: the first wire, to compare
+    std::optional<double> budget_kib_s;                     // nullopt: the "budget" setting decides
 };
 
 // Averages since the last restart_measurement() (the report's columns).
@@ -73,11 +78,16 @@ struct HordeLaneTotals {
     double crowd_kib_s = 0;       // the crowd part of kib_s
     double samples_share = 0;     // share of downstream bytes that are corrections
     double membership_share = 0;  // share that is the delta frame (entered/left/digest)
-    double phantoms = 0;          // per client, mean over ticks
-    double missing = 0;           // per client, mean over send ticks
-    double held = 0;              // per client
-    double relevant = 0;          // per client
-    double err_mean_px = 0;       // over every held enemy drawn
+    // Downstream bytes per second of each part, all clients (they sum to kib_s * 1024).
+    double header_b_s = 0, membership_b_s = 0, players_b_s = 0, samples_b_s = 0, crowd_b_s = 0;
+    double corrections_per_s = 0;  // per client
+    double predicted_share = 0;    // of the corrections, those sent against an acknowledged value
+    std::uint64_t unresolved = 0;  // predicted corrections the clients could not resolve
+    double phantoms = 0;           // per client, mean over ticks
+    double missing = 0;            // per client, mean over send ticks
+    double held = 0;               // per client
+    double relevant = 0;           // per client
+    double err_mean_px = 0;        // over every held enemy drawn
     double err_worst_px = 0;
     std::uint64_t mismatches = 0;    // digest disagreements, all clients
     std::uint64_t frames_lost = 0;   // sequence gaps, all clients
@@ -119,15 +129,16 @@ private:
     };
     // The mirrors' and baselines' counters when the run began (totals() reports the growth).
     struct CountersAtStart {
-        std::uint64_t mismatches = 0, lost = 0, rebuilds = 0;
+        std::uint64_t mismatches = 0, lost = 0, rebuilds = 0, unresolved = 0;
     };
 
     // Every lane metric, recorded once: the window (the page's meters) and the run since
     // restart_measurement() (totals(), the checksum) both come from one Reading.
-    std::array<Reading*, 16> readings() {
-        return {&bytes_, &uuid_bytes_, &up_bytes_, &crowd_bytes_, &sample_bytes_, &membership_bytes_,
-                &ids_,   &spawns_,     &despawns_, &blobs_,       &coverage_,     &phantoms_,
-                &held_,  &missing_,    &relevant_, &err_};
+    std::array<Reading*, 20> readings() {
+        return {&bytes_,        &uuid_bytes_,   &up_bytes_, &crowd_bytes_, &sample_bytes_, &membership_bytes_,
+                &header_bytes_, &player_bytes_, &ids_,      &spawns_,      &despawns_,     &blobs_,
+                &coverage_,     &phantoms_,     &held_,     &missing_,     &relevant_,     &err_,
+                &corrections_,  &predicted_};
     }
 
     HordeLaneConfig config_;
@@ -135,11 +146,13 @@ private:
     // Per packet sent, all clients: bytes (the encoder's), the 16-byte-id counterfactual, and
     // the crowd, correction and membership parts; the acknowledgements' bytes per ack.
     Reading bytes_, uuid_bytes_, up_bytes_, crowd_bytes_, sample_bytes_, membership_bytes_;
-    Reading ids_, spawns_, despawns_;  // per packet: entered + left + corrections, entered, left
-    Reading blobs_, coverage_;         // per summarised packet: crowd blobs, share covered
-    Reading phantoms_, held_;          // per tick, per client (mean over the lane's clients)
-    Reading missing_, relevant_;       // per send tick, per client
-    Reading err_;                      // per tick: mean px over the enemies drawn that tick
+    Reading header_bytes_, player_bytes_;  // per packet: type, time and frame length; players
+    Reading corrections_, predicted_;      // per packet: corrections, those predicted
+    Reading ids_, spawns_, despawns_;      // per packet: entered + left + corrections, entered, left
+    Reading blobs_, coverage_;             // per summarised packet: crowd blobs, share covered
+    Reading phantoms_, held_;              // per tick, per client (mean over the lane's clients)
+    Reading missing_, relevant_;           // per send tick, per client
+    Reading err_;                          // per tick: mean px over the enemies drawn that tick
     PooledError err_run_;
     double err_worst_recent_ = 0;  // worst px over the last second
     double err_worst_acc_ = 0;
@@ -197,7 +210,8 @@ private:
     HordeClientScratch client_scratch_;
 };
 
-// `./vantage report horde`: relevance savings, the loss table and the crowd table.
+// `./vantage report horde`: relevance savings, the loss table, the crowd table, where the bytes
+// go (first wire against the predicted one), the two wires under loss and the budget table.
 void horde_report(const ReportOptions& options, std::FILE* out);
 
 }  // namespace vantage::play

@@ -183,7 +183,8 @@ void HordeRoom::serve(std::span<RoomSeat* const> seated, double now_ms) {
                                   .theta = theta,
                                   .view_radius = options_.settings.view_radius,
                                   .send_hz = options_.settings.send_hz,
-                                  .sample_hz = options_.settings.sample_hz};
+                                  .sample_hz = options_.settings.sample_hz,
+                                  .budget_bytes_per_sec = 1024.0 * std::max(0.0, options_.settings.budget_kib_s)};
     for (RoomSeat* room_seat : seated) {
         Seat& seat = *static_cast<Seat*>(room_seat);
         const HordeSent sent = seat.server.serve(round, seat.index, serve, seat, scratch_, profiler());
