@@ -217,27 +217,28 @@ void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     // The top: y's scale from zero, rounded up to a whole tick.
     float top = axes.y_top > 0.0f ? axes.y_top : series_top(series);
     if (!(top > 0.0f)) top = 1.0f;
-    const float data_h_guess = size.y - 2.0f * line - 4.0f * pad;
+    // Above the data: the unit on the left, the legend on the right; when the two do not fit
+    // one line (a narrow lane on a projector) the legend takes a second line.
+    float legend_w = 0.0f;
+    for (const PlotSeries& s : series) legend_w += ImGui::CalcTextSize(s.label).x + line * 0.75f;
+    const bool two_rows = pad + ImGui::CalcTextSize(axes.unit.c_str()).x + line + legend_w > size.x;
+    const float header_h = line * (two_rows ? 2.0f : 1.0f);
+    const float data_h_guess = size.y - header_h - line - 4.0f * pad;
     const double step = nice_step(top, std::clamp(static_cast<int>(data_h_guess / (line * 1.5f)), 1, 4));
     const double y_max = step * std::ceil(top / step - 1e-9);
 
-    // Above the data: the unit on the left, the legend on the right; a narrow plot cuts the
-    // unit short rather than drawing the two over each other.
-    float legend_w = 0.0f;
-    for (const PlotSeries& s : series) legend_w += ImGui::CalcTextSize(s.label).x + line * 0.75f;
-    const ImVec4 unit_clip(origin.x, origin.y, origin.x + size.x - pad - legend_w, origin.y + line + 2.0f * pad);
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + pad, origin.y + pad), label_color,
-                axes.unit.c_str(), nullptr, 0.0f, &unit_clip);
+    dl->AddText(ImVec2(origin.x + pad, origin.y + pad), label_color, axes.unit.c_str());
     float legend_x = origin.x + size.x - pad;
+    const float legend_y = origin.y + pad + (two_rows ? line : 0.0f);
     for (auto it = series.rbegin(); it != series.rend(); ++it) {
         legend_x -= ImGui::CalcTextSize(it->label).x;
-        dl->AddText(ImVec2(legend_x, origin.y + pad), it->color, it->label);
+        dl->AddText(ImVec2(legend_x, legend_y), it->color, it->label);
         legend_x -= line * 0.75f;
     }
     float left = 0.0f;
     for (double y = 0.0; y <= y_max + step * 0.5; y += step)
         left = std::max(left, ImGui::CalcTextSize(tick_label(y, step).c_str()).x);
-    const ImVec2 lo(origin.x + left + 2.0f * pad, origin.y + line + 2.0f * pad);      // data, top-left
+    const ImVec2 lo(origin.x + left + 2.0f * pad, origin.y + header_h + 2.0f * pad);  // data, top-left
     const ImVec2 hi(origin.x + size.x - pad, origin.y + size.y - line - 2.0f * pad);  // data, bottom-right
     if (hi.x - lo.x < 8.0f || hi.y - lo.y < 8.0f) {
         dl->PopClipRect();
@@ -249,6 +250,8 @@ void draw_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     for (double y = 0.0; y <= y_max + step * 0.5; y += step) {
         const float py = y_at(y);
         dl->AddLine(ImVec2(lo.x, py), ImVec2(hi.x, py), grid_color, y == 0.0 ? 1.5f : 1.0f);
+        // A plot too short for two labels keeps the top one (the grid line shows zero).
+        if (y == 0.0 && y_max > 0.0 && hi.y - lo.y < line * 1.2f) continue;
         const std::string text = tick_label(y, step);
         dl->AddText(ImVec2(lo.x - pad - ImGui::CalcTextSize(text.c_str()).x, py - line * 0.5f), label_color,
                     text.c_str());

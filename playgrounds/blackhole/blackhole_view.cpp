@@ -246,16 +246,18 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
     // Font units: the title, the packet strip, the readouts and the two plots fit under the
     // world. When the height is short (a projector at 1.5x) the plots shrink to 4.5 em, then
     // the bandwidth plot goes (its number stays in the readouts), and the world keeps at least
-    // a third of the height.
+    // 28% of the height.
     const float row_h = ImGui::GetTextLineHeightWithSpacing();
     const float gap = ImGui::GetStyle().ItemSpacing.y;
     const float avail_y = ImGui::GetContentRegionAvail().y;
     const float fixed = row_h * (kReadoutRows + 1) + em(1.4f) + 4.0f * gap;
-    const float world_min = std::max(em(6.0f), avail_y / 3.0f);
+    const float world_min = std::max(em(6.0f), avail_y * 0.28f);
     const int plots = avail_y - fixed - 2.0f * (em(4.5f) + gap) >= std::min(col_w, world_min) ? 2 : 1;
-    const float side = std::max(
-        em(6.0f), std::min(col_w, std::max(world_min, avail_y - fixed - static_cast<float>(plots) * (em(4.5f) + gap))));
-    const float plot_h = std::clamp((avail_y - fixed - side) / static_cast<float>(plots) - gap, em(4.5f), em(6.0f));
+    // A lone plot in a narrow lane puts its legend on a second line: an em more for it.
+    const float plot_min = plots == 1 ? em(5.5f) : em(4.5f);
+    const float plots_h = static_cast<float>(plots) * (plot_min + gap);
+    const float side = std::max(em(6.0f), std::min(col_w, std::max(world_min, avail_y - fixed - plots_h)));
+    const float plot_h = std::clamp((avail_y - fixed - side) / static_cast<float>(plots) - gap, plot_min, em(6.0f));
     static std::vector<LanePlots> lane_plots;  // the series' buffers, reused frame to frame
     const LaneScales scales = read_lane_plots(v, lanes, lane_plots);
     for (std::size_t i = 0; i < lanes.size(); ++i) {

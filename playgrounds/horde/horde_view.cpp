@@ -196,9 +196,13 @@ void draw_view(ViewContext& v, HordeSim& sim) {
         ImGui::BeginChild("lane", ImVec2(column, lane_h), false, ImGuiWindowFlags_NoScrollbar);
         const float theta =
             lane.config().follows_theta ? static_cast<float>(sim.settings().theta) : lane.config().theta;
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLaneColors[i % 4]), "%s: %s recovery%s",
-                           lane.config().name.c_str(), lane.config().recovery ? "acked" : "naive",
-                           theta > 0 ? ", crowd summaries" : "");
+        // The lane's title, or its short form ("crowd: acked + crowd") when the column is narrow.
+        const char* recovery = lane.config().recovery ? "acked" : "naive";
+        std::string title =
+            format("%s: %s recovery%s", lane.config().name.c_str(), recovery, theta > 0 ? ", crowd summaries" : "");
+        if (ImGui::CalcTextSize(title.c_str()).x > column)
+            title = format("%s: %s%s", lane.config().name.c_str(), recovery, theta > 0 ? " + crowd" : "");
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kLaneColors[i % 4]), "%s", title.c_str());
         const ImVec2 camera_at = ImGui::GetCursorScreenPos();
         draw_camera(sim, lane, ImVec2(column, camera));
         // The minimap is an inset in the camera's top-right corner.
