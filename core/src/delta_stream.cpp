@@ -45,14 +45,9 @@ DeltaStream::DeltaStream(const DeltaStreamOptions& options)
 StreamStatus DeltaStream::frame(std::span<const std::uint64_t> relevant, double now_ms, ByteWriter& out,
                                 std::size_t max_frame_bytes) {
     VANTAGE_ASSERT(!options_.positions, "DeltaStream::frame: options().positions needs a position_of");
-    out.clear();
-    if (!baseline_.should_send(now_ms)) {
-        counters_.throttled += 1;
-        return StreamStatus::Throttled;
-    }
-    plan(relevant, max_frame_bytes);
-    positions_.clear();
-    return encode(out);
+    // Without positions the lookup is never called.
+    return frame(
+        relevant, [](SlotKey) { return Vec2{}; }, now_ms, out, max_frame_bytes);
 }
 
 void DeltaStream::plan(std::span<const std::uint64_t> relevant, std::size_t max_frame_bytes) {

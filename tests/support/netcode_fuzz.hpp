@@ -11,18 +11,13 @@
 #include <vector>
 
 #include "netcode/netcode_wire.hpp"
+#include "support/narration.hpp"
 
 namespace vantage::fuzz {
 
-// Aborts (so libFuzzer and the corpus test both see it) unless the narration covers
-// `bytes` field after field, with nothing left over.
+// Aborts (so libFuzzer and the corpus test both see it) unless the narration tiles `bytes`.
 inline void check_narration(std::span<const std::uint8_t> bytes, const std::vector<play::WireField>& fields) {
-    std::size_t at = 0;
-    for (const play::WireField& f : fields) {
-        if (f.offset != at || f.size == 0) std::abort();
-        at += f.size;
-    }
-    if (at != bytes.size()) std::abort();
+    if (!narration_tiles(bytes, fields)) std::abort();
 }
 
 // Returns true when the bytes were accepted (and then re-encoded identically).

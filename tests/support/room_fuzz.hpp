@@ -12,6 +12,7 @@
 #include "blackhole/field_packet.hpp"
 #include "common/room_wire.hpp"
 #include "support/delta_fuzz.hpp"
+#include "support/narration.hpp"
 
 namespace vantage::fuzz {
 
@@ -154,12 +155,7 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
         std::vector<WireField> fields;
         fuzz_check(decode_field_packet(bytes, kMaxPellets, packet, &fields) == WireError::Ok,
                    "narrating a field packet changed its decode");
-        std::size_t at = 0;
-        for (const WireField& f : fields) {
-            fuzz_check(f.offset == at && f.size > 0, "the field packet's narration does not tile it");
-            at += f.size;
-        }
-        fuzz_check(at == bytes.size(), "the field packet's narration leaves bytes out");
+        fuzz_check(narration_tiles(bytes, fields), "the field packet's narration does not tile it");
         any = true;
     } else {
         std::vector<WireField> fields;
