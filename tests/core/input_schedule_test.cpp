@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "test_delay_queue.hpp"
 #include "vantage/input_schedule.hpp"
+#include "vantage/random.hpp"
 
 namespace vantage {
 namespace {
@@ -165,6 +167,91 @@ TEST(InputSchedule, TwoPlayersWhoPressedTogetherExecuteTogetherWhateverTheirPing
     }
     EXPECT_EQ(both_same_tick, presses);
     EXPECT_EQ(near.counters().late + far.counters().late + near.counters().rejected() + far.counters().rejected(), 0u);
+}
+
+// The schedule against a plain model (a stable-sorted vector, erased from the front) over
+// random submissions around the current tick, both ways of executing, and clears: small
+// queues, so refusals when full and the storage's compaction happen often.
+TEST(InputSchedule, MatchesAPlainModelOverManySeeds) {
+    struct Queued {
+        Tick due, named;
+        int input;
+    };
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        XorShift rng(seed);
+        InputScheduleOptions o;
+        o.playout_delay_ticks = static_cast<Tick>(rng.below(3));
+        o.max_late_ticks = static_cast<Tick>(rng.below(4));
+        o.max_early_ticks = 2 + static_cast<Tick>(rng.below(8));
+        o.max_queued = 1 + rng.below(8);
+        Schedule s(o);
+        std::vector<Queued> model;
+        std::optional<int> held;
+        bool executed_any = false;
+        Tick newest_named = 0;
+        Tick now = 0;
+        int next_input = 0;
+        for (int step = 0; step < 400; ++step) {
+            const std::uint64_t what = rng.below(10);
+            if (what < 6) {
+                const Tick named = now - 6 + static_cast<Tick>(rng.below(20));
+                const int input = ++next_input;
+                const Tick due = named + o.playout_delay_ticks;
+                Submission expect = Submission::Scheduled;
+                if (due + o.max_late_ticks < now) {
+                    expect = Submission::TickClosed;
+                } else if (due > now + o.max_early_ticks) {
+                    expect = Submission::TooEarly;
+                } else if (executed_any && named <= newest_named) {
+                    expect = Submission::Superseded;
+                } else if (model.size() == o.max_queued) {
+                    expect = Submission::Full;
+                } else {
+                    auto it = model.begin();
+                    while (it != model.end() && it->due <= due) ++it;
+                    model.insert(it, {due, named, input});
+                    if (due < now) expect = Submission::Late;
+                }
+                ASSERT_EQ(s.submit(named, input, now), expect) << "seed " << seed << " step " << step;
+            } else if (what < 9) {
+                std::size_t n = 0;
+                while (n < model.size() && model[n].due <= now) ++n;
+                if (what < 8) {
+                    const auto got = s.execute_due(now);
+                    if (n > 0) {
+                        held = model[n - 1].input;
+                        ASSERT_TRUE(got && got->fresh) << "seed " << seed << " step " << step;
+                    } else if (held) {
+                        ASSERT_TRUE(got && !got->fresh) << "seed " << seed << " step " << step;
+                    }
+                    ASSERT_EQ(got.has_value(), held.has_value()) << "seed " << seed << " step " << step;
+                    if (got) {
+                        ASSERT_EQ(got->input, *held) << "seed " << seed << " step " << step;
+                    }
+                } else {
+                    std::vector<int> delivered;
+                    const std::size_t count =
+                        s.drain_due(now, [&](const int& input, Tick) { delivered.push_back(input); });
+                    ASSERT_EQ(count, n) << "seed " << seed << " step " << step;
+                    ASSERT_EQ(delivered.size(), n);
+                    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(delivered[i], model[i].input) << "seed " << seed;
+                }
+                for (std::size_t i = 0; i < n; ++i) {
+                    if (!executed_any || model[i].named > newest_named) newest_named = model[i].named;
+                    executed_any = true;
+                }
+                model.erase(model.begin(), model.begin() + static_cast<std::ptrdiff_t>(n));
+                ++now;
+            } else {
+                s.clear();
+                model.clear();
+                held.reset();
+                executed_any = false;
+                newest_named = 0;
+            }
+            ASSERT_EQ(s.queued(), model.size()) << "seed " << seed << " step " << step;
+        }
+    }
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,12 +118,17 @@ TEST(SeatTable, OccupantsAreVisitedInSeatOrder) {
 TEST(SeatTable, MatchesABruteForceOracleOverManySeeds) {
     for (std::uint64_t seed = 1; seed <= 100; ++seed) {
         XorShift rng(seed);
-        const std::uint32_t cap = 1 + static_cast<std::uint32_t>(rng.below(6));
+        // Small tables, and tables that span several words of the free-seat mask; keys from
+        // twice as many as there are seats, so the hash table sees collisions, long probe runs
+        // and deletions from the middle of them.
+        const std::uint32_t cap = seed % 2 == 1 ? 1 + static_cast<std::uint32_t>(rng.below(6))
+                                                : 60 + static_cast<std::uint32_t>(rng.below(140));
+        const std::uint64_t keys = std::max<std::uint64_t>(10, 2 * cap);
         SeatTable<std::uint64_t, int> t(cap);
-        std::vector<std::uint64_t> oracle(cap, 0);  // 0 = empty seat; keys are 1..10
+        std::vector<std::uint64_t> oracle(cap, 0);  // 0 = empty seat; keys are 1..keys
         std::vector<SeatToken> issued;
-        for (int step = 0; step < 200; ++step) {
-            const std::uint64_t key = 1 + rng.below(10);
+        for (int step = 0; step < (cap > 6 ? 1500 : 200); ++step) {
+            const std::uint64_t key = 1 + rng.below(static_cast<std::uint32_t>(keys));
             if (rng.chance(0.6f)) {
                 std::size_t at = cap;
                 for (std::size_t i = 0; i < cap; ++i) {
@@ -156,6 +163,15 @@ TEST(SeatTable, MatchesABruteForceOracleOverManySeeds) {
                 }
                 ASSERT_EQ(t.unseat(key), seated) << "seed " << seed;
             }
+            std::uint32_t occupied = 0;
+            for (std::size_t i = 0; i < cap; ++i) {
+                if (oracle[i] == 0) continue;
+                ++occupied;
+                const std::optional<SeatToken> tok = t.token_of(oracle[i]);
+                ASSERT_TRUE(tok.has_value()) << "seed " << seed << ": key " << oracle[i] << " lost";
+                ASSERT_EQ(tok->index, i) << "seed " << seed;
+            }
+            ASSERT_EQ(t.occupied_count(), occupied) << "seed " << seed;
             for (const SeatToken& tok : issued) {
                 const std::uint64_t* who = t.occupant(tok);
                 if (who != nullptr) {

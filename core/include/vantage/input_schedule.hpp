@@ -131,13 +131,20 @@ public:
         } else if (executed_any_ && named_tick <= newest_executed_named_) {
             result = Submission::Superseded;
             ++counters_.rejected_superseded;
-        } else if (queue_.size() == options_.max_queued) {
+        } else if (queued() == options_.max_queued) {
             result = Submission::Full;
             ++counters_.rejected_full;
         } else {
+            // Executed entries leave by moving head_; the storage is compacted only when an
+            // insert would otherwise grow it, so a steady stream moves a few entries once per
+            // max_queued submissions instead of the whole queue on every tick.
+            if (head_ > 0 && queue_.size() == queue_.capacity()) {
+                queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(head_));
+                head_ = 0;
+            }
             // Stable: equal due ticks keep arrival order.
-            const auto it =
-                std::upper_bound(queue_.begin(), queue_.end(), due, [](Tick t, const Entry& e) { return t < e.due; });
+            const auto it = std::upper_bound(queue_.begin() + static_cast<std::ptrdiff_t>(head_), queue_.end(), due,
+                                             [](Tick t, const Entry& e) { return t < e.due; });
             queue_.insert(it, {due, named_tick, input});
             ++counters_.accepted;
             if (due < current) {
@@ -153,14 +160,14 @@ public:
     // Level semantics: the input in force at tick `current`. Empty until the first input
     // comes due (or after clear()).
     std::optional<ScheduledInput<Input>> execute_due(Tick current) {
-        std::size_t n_due = 0;
-        while (n_due < queue_.size() && queue_[n_due].due <= current) ++n_due;
-        if (n_due > 0) {
-            const Entry& newest = queue_[n_due - 1];
+        std::size_t end = head_;
+        while (end < queue_.size() && queue_[end].due <= current) ++end;
+        if (end > head_) {
+            const Entry& newest = queue_[end - 1];
             held_ = ScheduledInput<Input>{newest.input, newest.named_tick, true};
             note_executed(newest.named_tick);
-            counters_.superseded_due += n_due - 1;
-            queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n_due));
+            counters_.superseded_due += end - head_ - 1;
+            pop_front_to(end);
             return held_;
         }
         if (!held_) return std::nullopt;
@@ -174,14 +181,15 @@ public:
     // `current`, in tick order. Returns how many were delivered.
     template <class Fn>
     std::size_t drain_due(Tick current, Fn&& fn) {
-        std::size_t n_due = 0;
-        while (n_due < queue_.size() && queue_[n_due].due <= current) {
-            fn(static_cast<const Input&>(queue_[n_due].input), queue_[n_due].named_tick);
-            note_executed(queue_[n_due].named_tick);
-            ++n_due;
+        std::size_t end = head_;
+        while (end < queue_.size() && queue_[end].due <= current) {
+            fn(static_cast<const Input&>(queue_[end].input), queue_[end].named_tick);
+            note_executed(queue_[end].named_tick);
+            ++end;
         }
-        queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n_due));
-        return n_due;
+        const std::size_t delivered = end - head_;
+        pop_front_to(end);
+        return delivered;
     }
 
     // Drops queued and held inputs (a seat vacated or a world rebuilt). Counters survive:
@@ -189,12 +197,13 @@ public:
     // constructs a new schedule.
     void clear() {
         queue_.clear();
+        head_ = 0;
         held_.reset();
         executed_any_ = false;
         newest_executed_named_ = 0;
     }
 
-    std::size_t queued() const { return queue_.size(); }
+    std::size_t queued() const { return queue_.size() - head_; }
     const std::optional<ScheduledInput<Input>>& held() const { return held_; }
 
     const InputScheduleCounters& counters() const { return counters_; }
@@ -209,13 +218,23 @@ private:
         Tick named_tick;
         Input input;
     };
+    // Drops the entries before `end` (executed): an emptied queue rewinds, otherwise the head moves.
+    void pop_front_to(std::size_t end) {
+        if (end == queue_.size()) {
+            queue_.clear();
+            head_ = 0;
+        } else {
+            head_ = end;
+        }
+    }
     void note_executed(Tick named_tick) {
         if (!executed_any_ || named_tick > newest_executed_named_) newest_executed_named_ = named_tick;
         executed_any_ = true;
     }
 
     InputScheduleOptions options_;
-    std::vector<Entry> queue_;  // ascending by due tick, arrival order within a tick
+    std::vector<Entry> queue_;  // [head_, end) queued, ascending by due tick, arrival order within a tick
+    std::size_t head_ = 0;      // entries before it were executed
     std::optional<ScheduledInput<Input>> held_;
     Tick newest_executed_named_ = 0;
     bool executed_any_ = false;

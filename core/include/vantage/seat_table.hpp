@@ -14,13 +14,20 @@
 // Lifetime counters (fresh seatings, rejoins, turn-aways, vacates) belong to the table and
 // survive vacating. A joiner takes the lowest open seat, so seat order is reproducible.
 //
-// Key lookups are hashed (std::hash<Key>); seat scans are O(capacity), meant for up to a few
-// hundred seats. Iteration (for_each_occupant) is in seat order, never hash order.
+// Key lookups are hashed (std::hash<Key>) into an open-addressed table of seat indices sized
+// once at construction (linear probing, at most half full, deletion by backward shift), and
+// the lowest open seat is found in a bitmask of free seats: seating and vacating never
+// allocate after construction (beyond what copying a Key allocates). Iteration
+// (for_each_occupant) is in seat order, never hash order.
 #pragma once
 
+#include <algorithm>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
-#include <unordered_map>
+#include <type_traits>
 #include <vector>
 
 #include "vantage/assert.hpp"
@@ -74,23 +81,31 @@ struct SeatTableCounters {
 template <class Key, class SeatState = NoSeatState>
 class SeatTable {
 public:
-    explicit SeatTable(std::uint32_t capacity) : seats_(capacity) {
+    explicit SeatTable(std::uint32_t capacity) : seats_(capacity), free_((capacity + 63) / 64, ~std::uint64_t{0}) {
         VANTAGE_ASSERT(capacity > 0, "SeatTable: capacity must be at least 1");
-        by_key_.reserve(capacity);
+        if (capacity % 64 != 0) free_.back() = (std::uint64_t{1} << (capacity % 64)) - 1;
+        shift_ = 64;
+        while ((std::size_t{1} << (64 - shift_)) < 2 * std::size_t{capacity}) --shift_;
+        slots_.assign(std::size_t{1} << (64 - shift_), kEmpty);
     }
 
     Seating seat(const Key& key) {
-        if (const auto it = by_key_.find(key); it != by_key_.end()) {
+        const std::size_t at = find_slot(key);
+        if (slots_[at] != kEmpty) {
             ++counters_.rejoins;
-            return {Seating::Kind::Existing, token_at(it->second)};
+            return {Seating::Kind::Existing, token_at(slots_[at])};
         }
-        for (std::uint32_t i = 0; i < seats_.size(); ++i) {
+        // The lowest free seat: one bit per seat, so a table of 256 is four words to look at.
+        for (std::size_t w = 0; w < free_.size(); ++w) {
+            if (free_[w] == 0) continue;
+            const auto i = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(free_[w])));
+            free_[w] &= free_[w] - 1;
             Seat& s = seats_[i];
-            if (s.occupied) continue;
             s.occupied = true;
             s.key = key;
             s.state = SeatState{};
-            by_key_.emplace(key, i);
+            slots_[at] = i;
+            ++occupied_;
             ++counters_.fresh_seatings;
             return {Seating::Kind::Fresh, token_at(i)};
         }
@@ -100,10 +115,11 @@ public:
 
     // Vacates the key's seat. Idempotent: returns whether the key was seated.
     bool unseat(const Key& key) {
-        const auto it = by_key_.find(key);
-        if (it == by_key_.end()) return false;
-        vacate(it->second);
-        by_key_.erase(it);
+        const std::size_t at = find_slot(key);
+        if (slots_[at] == kEmpty) return false;
+        vacate(slots_[at]);
+        erase_slot(at);
+        --occupied_;
         return true;
     }
 
@@ -112,13 +128,14 @@ public:
         for (std::uint32_t i = 0; i < seats_.size(); ++i) {
             if (seats_[i].occupied) vacate(i);
         }
-        by_key_.clear();
+        std::fill(slots_.begin(), slots_.end(), kEmpty);
+        occupied_ = 0;
     }
 
     std::optional<SeatToken> token_of(const Key& key) const {
-        const auto it = by_key_.find(key);
-        if (it == by_key_.end()) return std::nullopt;
-        return token_at(it->second);
+        const std::size_t at = find_slot(key);
+        if (slots_[at] == kEmpty) return std::nullopt;
+        return token_at(slots_[at]);
     }
     // True while `token` names the seating it was issued for.
     bool is_current(SeatToken token) const {
@@ -140,8 +157,8 @@ public:
     }
 
     std::uint32_t capacity() const { return static_cast<std::uint32_t>(seats_.size()); }
-    std::uint32_t occupied_count() const { return static_cast<std::uint32_t>(by_key_.size()); }
-    bool is_full() const { return by_key_.size() == seats_.size(); }
+    std::uint32_t occupied_count() const { return occupied_; }
+    bool is_full() const { return occupied_ == seats_.size(); }
 
     // Lifetime counters; they survive unseat() and clear().
     const SeatTableCounters& counters() const { return counters_; }
@@ -154,10 +171,49 @@ private:
         bool occupied = false;
     };
 
+    static constexpr std::uint32_t kEmpty = 0xffffffffu;
+
     SeatToken token_at(std::uint32_t i) const { return {i, seats_[i].generation}; }
+    // Fibonacci hashing: the top bits of the product, so sequential keys spread. Integer keys
+    // are used as they are (libc++'s std::hash of a 64-bit integer on a 32-bit target, wasm's,
+    // is a MurmurHash2 that cost more than the rest of a seating).
+    std::size_t home(const Key& key) const {
+        std::uint64_t v = 0;
+        if constexpr (std::is_integral_v<Key> || std::is_enum_v<Key>) {
+            v = static_cast<std::uint64_t>(key);
+        } else {
+            v = static_cast<std::uint64_t>(std::hash<Key>{}(key));
+        }
+        return static_cast<std::size_t>((v * 0x9E3779B97F4A7C15ull) >> shift_);
+    }
+    // The slot holding `key`'s seat, or the empty slot where it would go (the table is at most
+    // half full, so there always is one).
+    std::size_t find_slot(const Key& key) const {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t at = home(key);
+        while (slots_[at] != kEmpty && !(seats_[slots_[at]].key == key)) at = (at + 1) & mask;
+        return at;
+    }
+    // Empties slot `at` and moves later members of its probe run back so every key stays
+    // reachable from its home without tombstones. Reads only the other members' keys, so the
+    // erased seat may already be vacated.
+    void erase_slot(std::size_t at) {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t hole = at;
+        for (std::size_t j = (at + 1) & mask; slots_[j] != kEmpty; j = (j + 1) & mask) {
+            const std::size_t h = home(seats_[slots_[j]].key);
+            // Move j into the hole unless its home lies cyclically in (hole, j].
+            const bool stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j);
+            if (stays) continue;
+            slots_[hole] = slots_[j];
+            hole = j;
+        }
+        slots_[hole] = kEmpty;
+    }
     void vacate(std::uint32_t i) {
         Seat& s = seats_[i];
         s.occupied = false;
+        free_[i / 64] |= std::uint64_t{1} << (i % 64);
         s.key = Key{};
         s.state = SeatState{};  // release what the occupant held; the next one starts clean anyway
         ++s.generation;
@@ -165,7 +221,10 @@ private:
     }
 
     std::vector<Seat> seats_;
-    std::unordered_map<Key, std::uint32_t> by_key_;
+    std::vector<std::uint64_t> free_;   // bit i % 64 of word i / 64: seat i is free
+    std::vector<std::uint32_t> slots_;  // open-addressed seat indices by key hash; kEmpty when free
+    int shift_ = 64;                    // 64 - log2(slots_.size())
+    std::uint32_t occupied_ = 0;
     SeatTableCounters counters_;
 };
 

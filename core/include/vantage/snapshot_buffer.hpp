@@ -121,30 +121,37 @@ public:
     SnapshotBuffer() : SnapshotBuffer(32) {}
     explicit SnapshotBuffer(std::size_t capacity) : capacity_(capacity) {
         VANTAGE_ASSERT(capacity >= 2, "SnapshotBuffer: capacity must be at least 2");
-        snapshots_.reserve(capacity_ + 1);
+        ring_.resize(capacity_);
     }
 
     SnapshotAdd add_snapshot(double time_ms, const State& state) {
         if (!std::isfinite(time_ms) || !state_is_finite(state)) return SnapshotAdd::NonFinite;
-        if (snapshots_.empty() || time_ms > snapshots_.back().time_ms) {
-            snapshots_.push_back({time_ms, state});
-            trim();
+        if (size_ == 0 || time_ms > at(size_ - 1).time_ms) {
+            if (size_ == capacity_) drop_oldest();
+            slot(size_++) = {time_ms, state};
             return SnapshotAdd::Appended;
         }
-        const auto it = std::lower_bound(snapshots_.begin(), snapshots_.end(), time_ms,
-                                         [](const Snapshot& s, double t) { return s.time_ms < t; });
-        if (it != snapshots_.end() && it->time_ms == time_ms) return SnapshotAdd::Duplicate;
-        if (it == snapshots_.begin() && snapshots_.size() == capacity_) return SnapshotAdd::TooOld;
-        snapshots_.insert(it, {time_ms, state});
-        trim();
+        const std::size_t k = lower_index(time_ms);
+        if (k < size_ && at(k).time_ms == time_ms) return SnapshotAdd::Duplicate;
+        if (k == 0 && size_ == capacity_) return SnapshotAdd::TooOld;
+        // The rare path: shift the newer snapshots up by one (after dropping the oldest when
+        // full, which moves the insertion point down with it).
+        std::size_t at_k = k;
+        if (size_ == capacity_) {
+            drop_oldest();
+            --at_k;
+        }
+        for (std::size_t i = size_; i > at_k; --i) slot(i) = at(i - 1);
+        slot(at_k) = {time_ms, state};
+        ++size_;
         return SnapshotAdd::Inserted;
     }
 
     // Interpolation only: past the newest snapshot the newest is held. Empty when the buffer
     // is empty or the time is not finite.
     std::optional<SnapshotSample<State>> sample(double render_ms) const {
-        if (snapshots_.empty() || !std::isfinite(render_ms)) return std::nullopt;
-        const Snapshot& newest = snapshots_.back();
+        if (size_ == 0 || !std::isfinite(render_ms)) return std::nullopt;
+        const Snapshot& newest = at(size_ - 1);
         if (render_ms > newest.time_ms) {
             return SnapshotSample<State>{newest.state, SampleKind::HeldNewest, render_ms - newest.time_ms, 0.0};
         }
@@ -157,23 +164,23 @@ public:
     std::optional<SnapshotSample<State>> sample(double render_ms,
                                                 const ExtrapolationOptions& options) const requires LinearState<State> {
         VANTAGE_ASSERT_VALID(options, "SnapshotBuffer::sample: invalid ExtrapolationOptions");
-        if (snapshots_.empty() || !std::isfinite(render_ms)) return std::nullopt;
-        const std::size_t n = snapshots_.size();
-        const Snapshot& p2 = snapshots_[n - 1];
+        if (size_ == 0 || !std::isfinite(render_ms)) return std::nullopt;
+        const std::size_t n = size_;
+        const Snapshot& p2 = at(n - 1);
         if (render_ms <= p2.time_ms) return inside(render_ms);
         const double past = render_ms - p2.time_ms;
         if (n < 2 || options.max_extrapolation_ms <= 0.0) {
             return SnapshotSample<State>{p2.state, SampleKind::HeldNewest, past, 0.0};
         }
         const double h = std::min(past, options.max_extrapolation_ms);
-        const Snapshot& p1 = snapshots_[n - 2];
+        const Snapshot& p1 = at(n - 2);
         const double d1 = p2.time_ms - p1.time_ms;
         // Newton form through (t2, p2), (t1, p1), (t0, p0), evaluated at t2 + h:
         // p2 + s1*h + c*h*(h + d1), where s1 is the newest slope and c the curvature term.
         const State s1 = static_cast<State>((p2.state - p1.state) * static_cast<float>(1.0 / d1));
         State result = static_cast<State>(p2.state + s1 * static_cast<float>(h));
         if (options.second_order && n >= 3 && options.curve_trust > 0.0f) {
-            const Snapshot& p0 = snapshots_[n - 3];
+            const Snapshot& p0 = at(n - 3);
             const double d0 = p1.time_ms - p0.time_ms;
             const State s0 = static_cast<State>((p1.state - p0.state) * static_cast<float>(1.0 / d0));
             const State c = static_cast<State>((s1 - s0) * static_cast<float>(1.0 / (d1 + d0)));
@@ -183,38 +190,74 @@ public:
     }
 
     std::optional<double> oldest_time_ms() const {
-        if (snapshots_.empty()) return std::nullopt;
-        return snapshots_.front().time_ms;
+        if (size_ == 0) return std::nullopt;
+        return at(0).time_ms;
     }
     std::optional<double> newest_time_ms() const {
-        if (snapshots_.empty()) return std::nullopt;
-        return snapshots_.back().time_ms;
+        if (size_ == 0) return std::nullopt;
+        return at(size_ - 1).time_ms;
     }
-    const Snapshot* newest() const { return snapshots_.empty() ? nullptr : &snapshots_.back(); }
-    std::size_t size() const { return snapshots_.size(); }
+    const Snapshot* newest() const { return size_ == 0 ? nullptr : &at(size_ - 1); }
+    std::size_t size() const { return size_; }
     std::size_t capacity() const { return capacity_; }
-    bool empty() const { return snapshots_.empty(); }
-    void clear() { snapshots_.clear(); }
+    bool empty() const { return size_ == 0; }
+    void clear() {
+        head_ = 0;
+        size_ = 0;
+    }
 
 private:
-    void trim() {
-        if (snapshots_.size() > capacity_) snapshots_.erase(snapshots_.begin());
+    // Logical index i (0 = oldest) to its place in the ring; i < capacity.
+    std::size_t place(std::size_t i) const {
+        const std::size_t p = head_ + i;
+        return p >= capacity_ ? p - capacity_ : p;
+    }
+    const Snapshot& at(std::size_t i) const { return ring_[place(i)]; }
+    Snapshot& slot(std::size_t i) { return ring_[place(i)]; }
+    void drop_oldest() {
+        head_ = place(1);
+        --size_;
+    }
+    // The first logical index whose time is not below `time_ms` (size_ if none).
+    std::size_t lower_index(double time_ms) const {
+        std::size_t lo = 0, hi = size_;
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (at(mid).time_ms < time_ms) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
     // render_ms <= newest time; buffer not empty.
     SnapshotSample<State> inside(double render_ms) const {
-        const Snapshot& oldest = snapshots_.front();
+        const Snapshot& oldest = at(0);
         if (render_ms < oldest.time_ms) return {oldest.state, SampleKind::HeldOldest, 0.0, 0.0};
-        const auto it = std::upper_bound(snapshots_.begin(), snapshots_.end(), render_ms,
-                                         [](double t, const Snapshot& s) { return t < s.time_ms; });
-        const Snapshot& a = *(it - 1);  // last snapshot at or before render_ms
-        if (a.time_ms == render_ms || it == snapshots_.end()) return {a.state, SampleKind::Exact, 0.0, 0.0};
-        const Snapshot& b = *it;
+        // The first snapshot after render_ms (size_ if none), then the one at or before it.
+        std::size_t lo = 0, hi = size_;
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (!(render_ms < at(mid).time_ms)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        const Snapshot& a = at(lo - 1);  // last snapshot at or before render_ms
+        if (a.time_ms == render_ms || lo == size_) return {a.state, SampleKind::Exact, 0.0, 0.0};
+        const Snapshot& b = at(lo);
         const auto t = static_cast<float>((render_ms - a.time_ms) / (b.time_ms - a.time_ms));
         return {static_cast<State>(interpolate(a.state, b.state, t)), SampleKind::Interpolated, 0.0, 0.0};
     }
 
     std::size_t capacity_;
-    std::vector<Snapshot> snapshots_;  // ascending, strictly increasing times
+    // A ring of capacity_ snapshots: the oldest at head_, ascending and strictly increasing
+    // times in logical order. Appending to a full buffer overwrites the oldest (no shifting).
+    std::vector<Snapshot> ring_;
+    std::size_t head_ = 0;
+    std::size_t size_ = 0;
 };
 
 }  // namespace vantage
