@@ -183,7 +183,7 @@ TEST(InputSchedule, MatchesAPlainModelOverManySeeds) {
         o.playout_delay_ticks = static_cast<Tick>(rng.below(3));
         o.max_late_ticks = static_cast<Tick>(rng.below(4));
         o.max_early_ticks = 2 + static_cast<Tick>(rng.below(8));
-        o.max_queued = 1 + rng.below(8);
+        o.max_queued = 1 + static_cast<std::size_t>(rng.below(8));
         Schedule s(o);
         std::vector<Queued> model;
         std::optional<int> held;
