@@ -203,10 +203,11 @@ void wire_loss_section(const ReportOptions& options, std::FILE* out) {
                  options.sweep_note({"loss"}).c_str());
     std::fprintf(
         out,
-        "(KiB/s all clients; B/held/s = bytes per second per held enemy; vs naive: the same wire's naive lane)\n\n");
-    ReportTable t(
-        out, options.csv,
-        {"loss", "lane:16", "KiB/s", "B/held/s", "vs naive", "phantoms", "missing", "unresolved", "err mean px"});
+        "(KiB/s all clients; B/held/s = bytes per second per held enemy; vs naive: the same wire's naive lane;\n"
+        " per client: missing includes awaiting = held but awaiting a position, a repeat whose entry was lost)\n\n");
+    ReportTable t(out, options.csv,
+                  {"loss", "lane:16", "KiB/s", "B/held/s", "vs naive", "phantoms", "missing", "awaiting", "unresolved",
+                   "err mean px"});
     for (const double loss : {0.0, 25.0}) {
         HordeSim sim({lane("naive before", false, true, 0.0f, std::nullopt, CorrectionCoding::Absolute),
                       lane("acked before", true, true, 0.0f, AckFrontier::AnyReceived, CorrectionCoding::Absolute),
@@ -226,6 +227,7 @@ void wire_loss_section(const ReportOptions& options, std::FILE* out) {
             t.cell("%+.1f%%", naive > 0 ? 100.0 * (x.kib_s / naive - 1.0) : 0.0);
             t.cell("%.1f", x.phantoms);
             t.cell("%.1f", x.missing);
+            t.cell("%.1f", x.awaiting);
             t.cell("%llu", static_cast<unsigned long long>(x.unresolved));
             t.cell("%.3f", x.err_mean_px);
             t.end_row();
