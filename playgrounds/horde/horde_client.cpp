@@ -33,7 +33,16 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
     const std::vector<Vec2>& positions = p.delta.entered_positions;
     // The newest frame seen, this one included: no value held is newer (ages count from it).
     const std::uint64_t newest = std::max(seq, mirror_.applied_seq().value_or(seq));
-    mirror_.apply(p.delta.plan, [&](std::size_t i, SlotKey key) {
+    const std::vector<std::uint8_t>& repeated = p.repeated;
+    auto is_repeat = [&](std::size_t i) { return i < repeated.size() && repeated[i] != 0; };
+    const bool applied = mirror_.apply(p.delta.plan, [&](std::size_t i, SlotKey key) {
+        if (is_repeat(i)) {
+            // A repeat: the same occupant keeps what it holds; one not held awaits its position.
+            if (const HeldEnemy* before = mirror_.get(key)) return *before;
+            HeldEnemy held;
+            held.awaiting = true;
+            return held;
+        }
         HeldEnemy held;
         const Vec2 sent = i < positions.size() ? positions[i] : Vec2{};
         held.position = catch_up(sent, key.encode(), p.players, age_s, held.target);
@@ -49,6 +58,24 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
         }
         return held;
     });
+    // A positioned entry that arrived after a repeat of it (the mirror kept the newer frame's
+    // word on membership): its value still counts, and ends an awaiting position.
+    for (std::size_t i = 0; applied && i < p.delta.plan.entered.size(); ++i) {
+        if (is_repeat(i)) continue;
+        const std::optional<SlotKey> key = SlotKey::decode(p.delta.plan.entered[i]);
+        HeldEnemy* held = key ? mirror_.get_mut(*key) : nullptr;
+        if (!held || held->sent.find(newest, static_cast<std::uint32_t>(newest - seq))) continue;
+        const Vec2 sent = i < positions.size() ? positions[i] : Vec2{};
+        const HordeRef ref = HordeRef::at(seq, p.time_ms, quantize(sent.x, kSampleStep).value_or(0),
+                                          quantize(sent.y, kSampleStep).value_or(0));
+        const bool newer = held->awaiting || held->sent.count == 0 ||
+                           held->sent.refs[held->sent.count - 1].age(newest) > ref.age(newest);
+        if (newer) {
+            held->position = catch_up(sent, key->encode(), p.players, age_s, held->target);
+            held->awaiting = false;
+        }
+        held->sent.push(ref, newest);
+    }
     for (std::uint64_t packed : p.delta.plan.entered) {
         const std::optional<SlotKey> key = SlotKey::decode(packed);
         if (!key || key->index >= kMaxTrackedSlot || !mirror_.contains(*key)) continue;
@@ -90,10 +117,17 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
         const Vec2 at{dequantize(static_cast<std::int32_t>(qx), kSampleStep),
                       dequantize(static_cast<std::int32_t>(qy), kSampleStep)};
         held->position = catch_up(at, key.encode(), p.players, age_s, held->target);
+        held->awaiting = false;
         held->sent.push(HordeRef::at(seq, p.time_ms, static_cast<std::int32_t>(qx), static_cast<std::int32_t>(qy)),
                         newest);
     }
     return true;
+}
+
+std::size_t HordeClientHalf::awaiting() const {
+    std::size_t n = 0;
+    mirror_.for_each([&](SlotKey, const HeldEnemy& h) { n += h.awaiting ? 1 : 0; });
+    return n;
 }
 
 bool HordeClientHalf::encode_ack_into(ByteWriter& w) const {
@@ -131,6 +165,7 @@ void HordeClientHalf::advance(float dt_s, std::uint64_t tick) {
     const std::span<const Vec2> players = players_;
     if (players.empty()) return;
     mirror_.for_each_mut([&](SlotKey key, HeldEnemy& h) {
+        if (h.awaiting) return;
         if ((key.index + tick) % static_cast<std::uint64_t>(horde::kRetargetTicks) == 0 || h.target >= players.size()) {
             h.target = nearest_player(h.position, players);
         }

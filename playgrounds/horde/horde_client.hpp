@@ -23,6 +23,9 @@ struct HeldEnemy {
     Vec2 position;
     std::uint32_t target = 0;  // index of the player it chases, as the client sees it
     HordeRefs sent;            // the newest values received for it (what predicted corrections name)
+    // Entered by a repeat (sent without its position) while not held: no position yet, so not
+    // drawn, measured or moved; the frame with its position or a correction ends it.
+    bool awaiting = false;
 };
 
 // What one receive() took in.
@@ -66,6 +69,9 @@ public:
     // Whether the mirror agreed with the digest of the newest frame it settled against
     // (false before any): a converged client holds exactly the server's set for it.
     bool agreed() const { return agreed_; }
+    // Held enemies awaiting a position (entered by a repeat whose positioned entry was lost or is
+    // late): members of the set, but not drawn.
+    std::size_t awaiting() const;
 
 private:
     DeltaMirror<HeldEnemy> mirror_;

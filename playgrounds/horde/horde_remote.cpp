@@ -33,7 +33,7 @@ bool HordeRemote::draw_truth(std::vector<std::uint64_t>& keys, double) {
     asked_positions_.clear();
     std::size_t i = 0;
     client_.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
-        if (i++ % stride != 0) return;
+        if (h.awaiting || i++ % stride != 0) return;  // one awaiting its position is not drawn
         keys.push_back(key.encode());
         asked_positions_.push_back(h.position);
     });

@@ -204,10 +204,11 @@ void wire_loss_section(const ReportOptions& options, std::FILE* out) {
     std::fprintf(
         out,
         "(KiB/s all clients; B/held/s = bytes per second per held enemy; vs naive: the same wire's naive lane;\n"
-        " membership and corrections: B/s per client, the two parts that differ between the lanes)\n\n");
+        " membership and corrections: B/s per client, the two parts that differ between the lanes;\n"
+        " per client: missing includes awaiting = held but awaiting a position, a repeat whose entry was lost)\n\n");
     ReportTable t(out, options.csv,
                   {"loss", "lane:16", "KiB/s", "B/held/s", "vs naive", "membership", "corrections", "phantoms",
-                   "missing", "unresolved", "err mean px"});
+                   "missing", "awaiting", "unresolved", "err mean px"});
     for (const double loss : {0.0, 25.0}) {
         HordeSim sim({lane("naive before", false, true, 0.0f, std::nullopt, CorrectionCoding::Absolute),
                       lane("acked before", true, true, 0.0f, AckFrontier::AnyReceived, CorrectionCoding::Absolute),
@@ -229,6 +230,7 @@ void wire_loss_section(const ReportOptions& options, std::FILE* out) {
             t.cell("%.0f", x.samples_b_s / clients);
             t.cell("%.1f", x.phantoms);
             t.cell("%.1f", x.missing);
+            t.cell("%.1f", x.awaiting);
             t.cell("%llu", static_cast<unsigned long long>(x.unresolved));
             t.cell("%.3f", x.err_mean_px);
             t.end_row();

@@ -81,6 +81,34 @@ bool HordeServerHalf::arrived(std::uint64_t seq) const {
     return (arrived_[(seq / 64) % arrived_.size()] >> (seq % 64)) & 1u;
 }
 
+bool HordeServerHalf::known_lost(std::uint64_t seq) const {
+    return any_arrived_ && seq <= arrived_newest_ && !arrived(seq);
+}
+
+bool HordeServerHalf::may_repeat(const KeyRefs* refs, std::uint64_t seq) const {
+    if (!refs || !refs->entry_sent) return false;
+    if (arrived(refs->entry_seq)) return true;
+    // Before any report there is no estimate (0): the position travels every time.
+    return !known_lost(refs->entry_seq) && static_cast<double>(seq - refs->entry_seq) < std::round(ack_frames_);
+}
+
+void HordeServerHalf::note_round_trip(const AckReport& report) {
+    // Only a report whose newest is newer than any before: one sample per frame, when its
+    // first report is read.
+    if (report.newest >= baseline_.next_seq() || (any_arrived_ && report.newest <= arrived_newest_)) return;
+    const double sample = static_cast<double>(baseline_.next_seq() - report.newest);
+    ack_frames_ = ack_frames_ == 0 ? sample : 0.875 * ack_frames_ + 0.125 * sample;
+}
+
+bool HordeServerHalf::needs_value(const KeyRefs& refs, std::uint64_t seq) const {
+    if (!refs.entry_sent || !refs.repeated || !known_lost(refs.entry_seq)) return false;
+    for (std::size_t i = 0; i < refs.refs.count; ++i) {
+        const std::uint64_t sent_seq = seq - refs.refs.refs[i].age(seq);
+        if (sent_seq != refs.entry_seq && !known_lost(sent_seq)) return false;
+    }
+    return true;
+}
+
 const HordeServerHalf::KeyRefs* HordeServerHalf::refs_of(std::uint64_t key) const {
     const auto it =
         std::lower_bound(refs_.begin(), refs_.end(), key, [](const KeyRefs& r, std::uint64_t k) { return r.key < k; });
@@ -140,6 +168,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
             ++decode_errors_;
             continue;
         }
+        note_round_trip(report);
         note_arrived(report);
         baseline_.observe_ack(report, now_ms);
     }
@@ -215,20 +244,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     phase.reset();
     phase.emplace(profiler, "encode");
 
-    entered_positions_.clear();
-    for (std::uint64_t k : plan_.entered) entered_positions_.push_back(w.position_at(SlotKey::decode(k)->index));
-    if (options.coding == CorrectionCoding::Predicted) {
-        used += delta_frame_bytes(plan_, 0) + entered_part_bytes(entered_positions_, w.player_positions(), player);
-    } else {
-        used += delta_frame_bytes(plan_, kHordePositionBytes);
-    }
-    // The players exactly as the client will decode them: both ends predict toward these.
-    scratch.players.clear();
-    for (Vec2 p : w.player_positions()) {
-        scratch.players.push_back({dequantize(quantize(p.x, kSampleStep).value_or(0), kSampleStep),
-                                   dequantize(quantize(p.y, kSampleStep).value_or(0), kSampleStep)});
-    }
-
+    const std::uint64_t seq = plan_.seq;
     // The values this client may hold, one record per relevant enemy (kept in key order).
     refs_next_.clear();
     if (refs_next_.capacity() < keys.size()) {
@@ -244,16 +260,49 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
             if (j < refs_.size() && refs_[j].key == k) {
                 refs_next_.push_back(refs_[j]);
             } else {
-                refs_next_.push_back({k, {}});
+                KeyRefs fresh;
+                fresh.key = k;
+                refs_next_.push_back(fresh);
             }
         }
         refs_.swap(refs_next_);
     }
 
+    if (plan_.full_baseline) {
+        // A full baseline makes every held enemy afresh on the client (and one that arrives
+        // hides every older frame): nothing sent before it is a value to name or a position
+        // to repeat.
+        for (KeyRefs& r : refs_) {
+            r.refs.clear();
+            r.entry_sent = false;
+            r.repeated = false;
+        }
+    }
+
+    // Entered keys whose position is already on its way (or arrived) repeat without it.
+    entered_positions_.clear();
+    scratch.repeated.clear();
+    const bool predicted = options.coding == CorrectionCoding::Predicted;
+    for (std::uint64_t k : plan_.entered) {
+        entered_positions_.push_back(w.position_at(SlotKey::decode(k)->index));
+        scratch.repeated.push_back(predicted && !plan_.full_baseline && may_repeat(refs_of(k), seq) ? 1 : 0);
+    }
+    if (predicted) {
+        used += delta_frame_bytes(plan_, 0) +
+                entered_part_bytes(entered_positions_, w.player_positions(), player, scratch.repeated);
+    } else {
+        used += delta_frame_bytes(plan_, kHordePositionBytes);
+    }
+    // The players exactly as the client will decode them: both ends predict toward these.
+    scratch.players.clear();
+    for (Vec2 p : w.player_positions()) {
+        scratch.players.push_back({dequantize(quantize(p.x, kSampleStep).value_or(0), kSampleStep),
+                                   dequantize(quantize(p.y, kSampleStep).value_or(0), kSampleStep)});
+    }
+
     samples_.clear();
     scratch.sample_keys.clear();
     const CorrectionCoding coding = options.coding;
-    const std::uint64_t seq = plan_.seq;
     const std::size_t room = limit > used ? limit - used : 0;
     auto entered_now = [&](std::uint64_t k) {
         return std::binary_search(plan_.entered.begin(), plan_.entered.end(), k);
@@ -262,19 +311,35 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     if (!budgeted) {
         // Round-robin corrections: each relevant enemy every `ratio` frames, except those whose
         // entry (with its position) is in this frame already, while the packet has room (one
-        // that does not fit waits for its next turn).
+        // that does not fit waits for its next turn). An enemy the client may hold without a
+        // value (needs_value) is corrected in every frame until one is on its way, ahead of the
+        // round-robin: those still to come keep room for an absolute correction each.
         const auto ratio =
             static_cast<std::uint64_t>(std::max(1.0, std::round(std::clamp(options.send_hz, 1.0, 60.0) / sample_hz)));
+        constexpr std::size_t kUrgentBytes = 8;  // bounds one absolute correction's bits
+        std::size_t urgent_left = 0;
+        for (const KeyRefs& r : refs_) {
+            if (!entered_now(r.key) && needs_value(r, seq)) ++urgent_left;
+        }
         CorrectionSizer sizer(coding);
+        bool full = false;
         std::size_t r = 0;
         for (std::uint64_t k : keys) {
             const SlotKey slot = *SlotKey::decode(k);
-            if ((slot.index + frames_) % ratio != 0 || entered_now(k)) continue;
+            if (entered_now(k)) continue;
             while (r < refs_.size() && refs_[r].key < k) ++r;
             const KeyRefs* refs = r < refs_.size() && refs_[r].key == k ? &refs_[r] : nullptr;
+            const bool urgent = urgent_left > 0 && refs && needs_value(*refs, seq);
+            if (!urgent && (full || (slot.index + frames_) % ratio != 0)) continue;
             const HordeCorrection c =
                 correction_for(refs, k, w.position_at(slot.index), seq, time_ms, scratch.players, coding);
-            if (!sizer.fits_with(c, room)) break;
+            if (urgent) --urgent_left;
+            const std::size_t reserve = urgent ? 0 : urgent_left * kUrgentBytes;
+            if (!sizer.fits_with(c, room > reserve ? room - reserve : 0)) {
+                if (!urgent) full = true;
+                if (urgent_left == 0) break;
+                continue;
+            }
             sizer.add(c);
             samples_.push_back(c);
             scratch.sample_keys.push_back(k);
@@ -283,6 +348,16 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
         // Highest priority first: the largest prefix of the ranking that fits (sizes grow with
         // every correction added, so a binary search over the prefix length finds it).
         priority_.ranked(scratch.ranked);
+        // An enemy the client may hold without a value (needs_value) goes first.
+        // (Moved one by one, in rank order: there are few, and this allocates nothing.)
+        std::size_t urgent = 0;
+        for (std::size_t i = 0; i < scratch.ranked.size(); ++i) {
+            const KeyRefs* refs = refs_of(scratch.ranked[i]);
+            if (!refs || entered_now(refs->key) || !needs_value(*refs, seq)) continue;
+            const auto at = scratch.ranked.begin() + static_cast<std::ptrdiff_t>(i);
+            std::rotate(scratch.ranked.begin() + static_cast<std::ptrdiff_t>(urgent), at, at + 1);
+            ++urgent;
+        }
         std::vector<std::size_t>& picked = scratch.picked;
         auto fill = [&](std::size_t n) {
             picked.clear();
@@ -309,7 +384,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
         const double since_s = last_sent_ms_ < 0 ? 1.0 / std::clamp(options.send_hz, 1.0, 60.0)
                                                  : std::max(0.0, (now_ms - last_sent_ms_) / 1000.0);
         const auto wanted = static_cast<std::size_t>(std::ceil(static_cast<double>(keys.size()) * sample_hz * since_s));
-        std::size_t lo = 0, hi = std::min(scratch.ranked.size(), wanted);
+        std::size_t lo = 0, hi = std::min(scratch.ranked.size(), std::max(wanted, urgent));
         while (lo < hi) {
             const std::size_t mid = (lo + hi + 1) / 2;
             if (fill(mid) <= room) {
@@ -322,7 +397,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     }
 
     sent.bytes = encode_horde_packet(scratch.writer, scratch.nested, time_ms, plan_, entered_positions_,
-                                     w.player_positions(), player, coding, samples_, crowd_);
+                                     w.player_positions(), player, coding, samples_, crowd_, scratch.repeated);
     if (!sent.bytes.ok || scratch.writer.size() > limit) {
         // The encoder refused what no client could decode (a position off the wire's range, a
         // list over its limit): counted, never sent; the baseline treats it as lost.
@@ -334,12 +409,19 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     last_sent_ms_ = now_ms;
     // What this frame told the client, for the next frames' predictions: an entry starts an
     // enemy's values afresh (the client makes a new one), a correction adds its true quanta.
+    // A repeat tells it nothing new (its values stand as they were).
     for (std::size_t i = 0; i < plan_.entered.size(); ++i) {
+        if (scratch.repeated[i] != 0) {
+            if (KeyRefs* refs = refs_of(plan_.entered[i])) refs->repeated = true;
+            continue;
+        }
         if (KeyRefs* refs = refs_of(plan_.entered[i])) {
             refs->refs.clear();
             refs->refs.push(HordeRef::at(seq, time_ms, quantize(entered_positions_[i].x, kSampleStep).value_or(0),
                                          quantize(entered_positions_[i].y, kSampleStep).value_or(0)),
                             seq);
+            refs->entry_seq = seq;
+            refs->entry_sent = true;
         }
         priority_.sent(plan_.entered[i]);
     }
@@ -358,6 +440,7 @@ HordeSent HordeServerHalf::serve(const HordeRound& round, std::size_t player, co
     ++frames_;
     sent.sent = true;
     sent.entered = plan_.entered.size();
+    sent.repeats = static_cast<std::size_t>(std::count(scratch.repeated.begin(), scratch.repeated.end(), 1));
     sent.left = plan_.left.size();
     sent.samples = samples_.size();
     sent.blobs = crowd_.size();

@@ -7,7 +7,11 @@
 // or by priority under a byte budget) and crowd summaries, encodes one packet and sends it.
 // Corrections are predicted from the newest value this client acknowledged for the enemy: the
 // half keeps the newest kHordeRefs values it sent per relevant enemy and which frames the
-// acknowledgements say arrived (horde_wire.hpp). The half owns only per-subscriber state; the
+// acknowledgements say arrived (horde_wire.hpp). An entered key the baseline names again while
+// the frame with its position is in flight (not yet acknowledged, not known lost) is sent as a
+// repeat, without the position; once that frame is known lost the position travels again, in
+// the next entry of the key or, when the client already acknowledged holding it, in an absolute
+// correction ahead of every other. The half owns only per-subscriber state; the
 // same class serves a page lane (over a LinkPair) and a room seat (over the room's socket
 // transport).
 #pragma once
@@ -58,6 +62,7 @@ struct HordeSent {
     HordePacketBytes bytes;
     double uuid_bytes = 0;  // the same content with 16-byte ids and f32 positions
     std::size_t entered = 0, left = 0, samples = 0, blobs = 0;
+    std::size_t repeats = 0;    // of the entered, those sent without a position (an earlier one is on its way)
     std::size_t predicted = 0;  // of the samples, those sent against an acknowledged value
     double coverage = 0;        // share of the enemies outside the view the blobs stand for
     bool summarised = false;    // theta > 0 and a tree was given
@@ -68,7 +73,8 @@ struct HordeSent {
 struct HordeServeScratch {
     DeltaPlan plan;
     std::vector<Vec2> entered_positions;
-    std::vector<Vec2> players;  // as the client decodes them
+    std::vector<std::uint8_t> repeated;  // parallel to plan.entered: sent without a position
+    std::vector<Vec2> players;           // as the client decodes them
     std::vector<HordeCorrection> samples;
     std::vector<std::uint64_t> sample_keys;  // parallel to samples
     std::vector<std::uint64_t> ranked;
@@ -106,11 +112,34 @@ private:
     struct KeyRefs {
         std::uint64_t key = 0;
         HordeRefs refs;
+        // The frame whose entry carried this enemy's position since it last became relevant
+        // (or since the last full baseline), if one did: later entries of it repeat without
+        // the position while that frame is not known lost.
+        std::uint64_t entry_seq = 0;
+        bool entry_sent = false;
+        // A repeat was sent since it became relevant: the client may hold it without a position.
+        bool repeated = false;
     };
     // Frames the client reported receiving, the newest kArrivedWindow sequences.
     static constexpr std::uint64_t kArrivedWindow = 256;
     void note_arrived(const AckReport& report);
     bool arrived(std::uint64_t seq) const;
+    // A report newer than seq arrived without it: lost (or so late it may as well be).
+    bool known_lost(std::uint64_t seq) const;
+    // Whether an entry of this enemy in frame seq may leave its position out: its positioned
+    // entry arrived, or is fewer frames back than an acknowledgement takes to come back (so no
+    // word of it is expected yet) and not known lost. An entry older than that with no word of
+    // it was most likely lost: its position travels again rather than leave the client waiting
+    // another round trip.
+    bool may_repeat(const KeyRefs* refs, std::uint64_t seq) const;
+    // The round trip in frames: how many frames later the server first reads a report whose
+    // newest is a given frame (next_seq - newest when a report's newest is the newest yet),
+    // smoothed. Counted in frames, not ms, because reports are read once per frame.
+    void note_round_trip(const AckReport& report);
+    // Whether the client may hold this enemy without any value: a repeat of it was sent, its
+    // newest positioned entry is known lost and so is every value sent since. It gets an
+    // absolute correction first thing.
+    bool needs_value(const KeyRefs& refs, std::uint64_t seq) const;
     // The correction for `key` (at slot position p) this frame: predicted against the newest
     // acknowledged value when there is one and the residual is small, absolute otherwise.
     HordeCorrection correction_for(const KeyRefs* refs, std::uint64_t key, Vec2 p, std::uint64_t seq,
@@ -131,6 +160,8 @@ private:
     std::array<std::uint64_t, kArrivedWindow / 64> arrived_{};
     std::uint64_t arrived_newest_ = 0;
     bool any_arrived_ = false;
+    double ack_frames_ = 0;  // smoothed round trip, frames; 0 before any report
+
     std::optional<ByteBudget> budget_;
     PriorityAccumulator priority_;
     double last_serve_ms_ = -1.0;

@@ -302,19 +302,24 @@ void HordeSim::count_sent(HordeLane& lane, const HordeSent& sent) {
 void HordeSim::measure(HordeLane& lane, double now_ms, bool send_tick) {
     const HordeWorld& w = *world_;
     double phantoms = 0, held = 0, err_sum = 0, err_n = 0, err_worst = 0;
-    double missing = 0, relevant = 0;
+    double missing = 0, relevant = 0, awaiting = 0;
     for (std::size_t c = 0; c < lane.seats_.size(); ++c) {
         const HordeClientHalf& client = lane.seats_[c]->client;
         client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
             const std::uint64_t packed = key.encode();
-            held += 1;
             Vec2 truth;
             if (w.alive(packed)) {
                 truth = w.position_at(key.index);
             } else {
-                phantoms += 1;
-                if (!w.death_position(packed, truth)) return;
+                phantoms += 1;  // a member of the set, drawn or not
+                if (h.awaiting || !w.death_position(packed, truth)) {
+                    if (!h.awaiting) held += 1;
+                    return;
+                }
             }
+            // One awaiting its position is not drawn: not held, not measured, and missing below.
+            if (h.awaiting) return;
+            held += 1;
             const double err = static_cast<double>(distance(h.position, truth));
             err_sum += err;
             err_n += 1;
@@ -324,7 +329,9 @@ void HordeSim::measure(HordeLane& lane, double now_ms, bool send_tick) {
             const std::vector<std::uint64_t>& keys =
                 lane.config_.relevance ? round_.relevant(c) : *round_.round().everyone;
             for (std::uint64_t k : keys) {
-                if (!client.mirror().contains(*SlotKey::decode(k))) missing += 1;
+                const HeldEnemy* h = client.mirror().get(*SlotKey::decode(k));
+                if (!h || h->awaiting) missing += 1;
+                if (h && h->awaiting) awaiting += 1;
             }
             relevant += static_cast<double>(keys.size());
         }
@@ -346,6 +353,7 @@ void HordeSim::measure(HordeLane& lane, double now_ms, bool send_tick) {
     run.worst = std::max(run.worst, err_worst);
     if (send_tick) {
         lane.missing_.add(missing / clients);
+        lane.awaiting_.add(awaiting / clients);
         lane.relevant_.add(relevant / clients);
     }
 }
@@ -377,6 +385,7 @@ HordeLaneTotals HordeSim::totals(std::size_t i) const {
     t.phantoms = lane.phantoms_.run_mean();
     t.held = lane.held_.run_mean();
     t.missing = lane.missing_.run_mean();
+    t.awaiting = lane.awaiting_.run_mean();
     t.relevant = lane.relevant_.run_mean();
     t.err_mean_px = lane.err_run_.n > 0 ? lane.err_run_.sum / lane.err_run_.n : 0;
     t.err_worst_px = lane.err_run_.worst;

@@ -84,7 +84,8 @@ struct HordeLaneTotals {
     double predicted_share = 0;    // of the corrections, those sent against an acknowledged value
     std::uint64_t unresolved = 0;  // predicted corrections the clients could not resolve
     double phantoms = 0;           // per client, mean over ticks
-    double missing = 0;            // per client, mean over send ticks
+    double missing = 0;            // per client, mean over send ticks (awaiting included)
+    double awaiting = 0;           // of the missing, members awaiting their position (a lost entry's repeat)
     double held = 0;               // per client
     double relevant = 0;           // per client
     double err_mean_px = 0;        // over every held enemy drawn
@@ -134,11 +135,11 @@ private:
 
     // Every lane metric, recorded once: the window (the page's meters) and the run since
     // restart_measurement() (totals(), the checksum) both come from one Reading.
-    std::array<Reading*, 20> readings() {
+    std::array<Reading*, 21> readings() {
         return {&bytes_,        &uuid_bytes_,   &up_bytes_, &crowd_bytes_, &sample_bytes_, &membership_bytes_,
                 &header_bytes_, &player_bytes_, &ids_,      &spawns_,      &despawns_,     &blobs_,
                 &coverage_,     &phantoms_,     &held_,     &missing_,     &relevant_,     &err_,
-                &corrections_,  &predicted_};
+                &corrections_,  &predicted_,    &awaiting_};
     }
 
     HordeLaneConfig config_;
@@ -152,6 +153,7 @@ private:
     Reading blobs_, coverage_;             // per summarised packet: crowd blobs, share covered
     Reading phantoms_, held_;              // per tick, per client (mean over the lane's clients)
     Reading missing_, relevant_;           // per send tick, per client
+    Reading awaiting_;                     // per send tick, per client: of the missing, awaiting a position
     Reading err_;                          // per tick: mean px over the enemies drawn that tick
     PooledError err_run_;
     double err_worst_recent_ = 0;  // worst px over the last second

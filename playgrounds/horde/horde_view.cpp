@@ -60,6 +60,7 @@ void draw_camera(const HordeSim& sim, const HordeLane& lane, ImVec2 size) {
     // What this client holds, as it draws it.
     // A line joins a held enemy to the truth when they disagree by more than a few units.
     client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
+        if (h.awaiting) return;  // no position yet
         if (w.alive(key.encode())) {
             const Vec2 truth = w.position_at(key.index);
             if ((truth - h.position).length_squared() > 9.0f) view.line(h.position, truth, kGhost);
@@ -87,6 +88,7 @@ void draw_minimap(const HordeSim& sim, const HordeLane& lane, float side) {
         view.disc(b.position, std::min(300.0f, 8.0f * std::sqrt(static_cast<float>(b.count))), kBlob);
     }
     client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
+        if (h.awaiting) return;  // no position yet
         const bool alive = w.alive(key.encode());
         mark(view, h.position, alive ? 0.8f : 1.4f, alive ? kHeld : kPhantom);
     });
@@ -239,7 +241,9 @@ WorldView draw_room_world(const HordeRemote& remote, float side) {
     const WorldView view = begin_world_view("room_camera", ImVec2(side, side), eye, radius * 1.1f);
     view.dl->AddRectFilled(view.origin, ImVec2(view.origin.x + view.size.x, view.origin.y + view.size.y),
                            IM_COL32(18, 20, 26, 255));
-    client.mirror().for_each([&](SlotKey, const HeldEnemy& h) { mark(view, h.position, 2.0f, kHeld); });
+    client.mirror().for_each([&](SlotKey, const HeldEnemy& h) {
+        if (!h.awaiting) mark(view, h.position, 2.0f, kHeld);
+    });
     for (std::size_t i = 0; i < players.size(); ++i) {
         const bool occupied = std::any_of(remote.roster().begin(), remote.roster().end(),
                                           [&](const RosterEntry& e) { return e.seat == i; });
@@ -261,7 +265,9 @@ WorldView draw_room_world(const HordeRemote& remote, float side) {
     for (const CrowdBlob& b : client.crowd()) {
         map.disc(b.position, std::min(300.0f, 8.0f * std::sqrt(static_cast<float>(b.count))), kBlob);
     }
-    client.mirror().for_each([&](SlotKey, const HeldEnemy& h) { mark(map, h.position, 0.8f, kHeld); });
+    client.mirror().for_each([&](SlotKey, const HeldEnemy& h) {
+        if (!h.awaiting) mark(map, h.position, 0.8f, kHeld);
+    });
     for (std::size_t i = 0; i < players.size(); ++i) map.dot(players[i], 2.5f, i == me ? kYou : kPlayer);
     end_world_view(map);
     ImGui::SetCursorScreenPos(below);

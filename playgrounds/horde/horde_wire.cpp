@@ -313,11 +313,11 @@ bool viewer_quanta(std::span<const Vec2> players, std::size_t viewer, std::int64
 }
 
 // The entered positions' part of the predicted coding (see the format comment); w fails on a
-// position that does not quantize.
-void encode_entered(ByteWriter& w, std::span<const Vec2> positions, std::span<const Vec2> players, std::size_t viewer) {
+// position that does not quantize. repeated[i] != 0: key i travels without its position.
+void encode_entered(ByteWriter& w, std::span<const Vec2> positions, std::span<const std::uint8_t> repeated,
+                    std::span<const Vec2> players, std::size_t viewer) {
     std::int64_t vx = 0, vy = 0;
     if (!viewer_quanta(players, viewer, vx, vy)) w.fail(WireError::OutOfRange);
-    std::uint64_t widest = 0;
     auto rel = [&](float v, std::int64_t origin) {
         const std::optional<std::int32_t> q = quantize(v, kSampleStep);
         if (!q) {
@@ -326,19 +326,31 @@ void encode_entered(ByteWriter& w, std::span<const Vec2> positions, std::span<co
         }
         return zigzag_encode(static_cast<std::int64_t>(*q) - origin);
     };
-    for (Vec2 p : positions) widest = std::max({widest, rel(p.x, vx), rel(p.y, vy)});
+    auto is_repeat = [&](std::size_t i) { return i < repeated.size() && repeated[i] != 0; };
+    std::uint64_t widest = 0;
+    bool any_repeat = false;
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        if (is_repeat(i)) {
+            any_repeat = true;
+            continue;
+        }
+        widest = std::max({widest, rel(positions[i].x, vx), rel(positions[i].y, vy)});
+    }
     const int width = static_cast<int>(bit_width(widest));
     w.write_varint(std::min(viewer, players.size()));
     BitWriter b(w);
     b.bits(static_cast<std::uint64_t>(width), 6);
-    for (Vec2 p : positions) {
-        b.bits(rel(p.x, vx), width);
-        b.bits(rel(p.y, vy), width);
+    b.bits(any_repeat ? 1u : 0u, 1);
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        if (any_repeat) b.bits(is_repeat(i) ? 0u : 1u, 1);
+        if (is_repeat(i)) continue;
+        b.bits(rel(positions[i].x, vx), width);
+        b.bits(rel(positions[i].y, vy), width);
     }
     b.flush();
 }
 
-// Its inverse: `count` positions into out.
+// Its inverse: `count` positions into out (a repeat's as the origin, flagged in out.repeated).
 void decode_entered(ByteReader& r, std::span<const std::uint8_t> bytes, std::size_t count, HordePacket& out) {
     const std::uint64_t viewer = r.read_varint_max(out.players.size());
     if (!r.ok()) return;
@@ -348,11 +360,23 @@ void decode_entered(ByteReader& r, std::span<const std::uint8_t> bytes, std::siz
     BitReader b(bytes.subspan(r.position()));
     const int width = static_cast<int>(b.bits(6));
     if (b.ok() && width > 34) b.fail(WireError::OutOfRange);  // two int32 quanta differ by < 2^33
-    if (b.ok() && static_cast<std::uint64_t>(width) * 2 * count > 8 * (bytes.size() - r.position())) {
-        b.fail(WireError::Truncated);
-    }
+    const bool any_repeat = b.bits(1) == 1;
+    // Without repeats every key has its two values; with them at least one flag bit each.
+    const std::uint64_t least_bits = any_repeat ? count : static_cast<std::uint64_t>(width) * 2 * count;
+    if (b.ok() && least_bits > 8 * (bytes.size() - r.position())) b.fail(WireError::Truncated);
+    // A full baseline speaks about every slot afresh: the server sends each its position.
+    if (b.ok() && any_repeat && out.delta.plan.full_baseline) b.fail(WireError::Malformed);
     std::uint64_t widest = 0;
+    bool saw_repeat = false;
+    if (any_repeat && b.ok()) out.repeated.assign(count, 0);
     for (std::size_t i = 0; i < count && b.ok(); ++i) {
+        if (any_repeat && b.bits(1) == 0) {
+            if (!b.ok()) break;
+            saw_repeat = true;
+            out.repeated[i] = 1;
+            out.delta.entered_positions.push_back({});
+            continue;
+        }
         const std::uint64_t zx = b.bits(width);
         const std::uint64_t zy = b.bits(width);
         widest = std::max({widest, zx, zy});
@@ -366,9 +390,12 @@ void decode_entered(ByteReader& r, std::span<const std::uint8_t> bytes, std::siz
                                                dequantize(static_cast<std::int32_t>(y), kSampleStep)});
     }
     const std::size_t used = b.finish_byte();
-    // The narrowest width that holds every value, as the encoder picks.
+    // The narrowest width that holds every value, as the encoder picks; the repeat flag only
+    // when some key is a repeat.
     if (b.ok() && bit_width(widest) != static_cast<std::uint64_t>(width)) b.fail(WireError::Malformed);
+    if (b.ok() && any_repeat && !saw_repeat) b.fail(WireError::Malformed);
     if (!b.ok()) {
+        out.repeated.clear();
         r.fail(b.error());
         return;
     }
@@ -401,6 +428,7 @@ WireError decode_after_membership(ByteReader& r, std::span<const std::uint8_t> b
         out.corrections.clear();
         out.crowd.clear();
         out.delta.entered_positions.clear();
+        out.repeated.clear();
         return r.error();
     }
     return WireError::Ok;
@@ -454,19 +482,25 @@ bool predict_enemy_quanta(std::int32_t x, std::int32_t y, std::uint64_t key, std
     return true;
 }
 
-std::size_t entered_part_bytes(std::span<const Vec2> positions, std::span<const Vec2> players, std::size_t viewer) {
+std::size_t entered_part_bytes(std::span<const Vec2> positions, std::span<const Vec2> players, std::size_t viewer,
+                               std::span<const std::uint8_t> repeated) {
     if (positions.empty()) return 0;
     std::int64_t vx = 0, vy = 0;
     viewer_quanta(players, viewer, vx, vy);
     std::uint64_t widest = 0;
-    for (Vec2 p : positions) {
+    std::uint64_t sent = 0;
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        if (i < repeated.size() && repeated[i] != 0) continue;
         // An unencodable position fails the packet anyway; count it as the widest.
-        const std::optional<std::int32_t> qx = quantize(p.x, kSampleStep);
-        const std::optional<std::int32_t> qy = quantize(p.y, kSampleStep);
+        const std::optional<std::int32_t> qx = quantize(positions[i].x, kSampleStep);
+        const std::optional<std::int32_t> qy = quantize(positions[i].y, kSampleStep);
         if (!qx || !qy) return kMaxHordePacketBytes;
         widest = std::max({widest, zigzag_encode(*qx - vx), zigzag_encode(*qy - vy)});
+        ++sent;
     }
-    const std::uint64_t bits = 6 + 2 * bit_width(widest) * positions.size();
+    const bool any_repeat = sent < positions.size();
+    const std::uint64_t bits =
+        6 + 1 + 2 * bit_width(widest) * sent + (any_repeat ? static_cast<std::uint64_t>(positions.size()) : 0);
     return varint_size(std::min(viewer, players.size())) + static_cast<std::size_t>((bits + 7) / 8);
 }
 
@@ -545,13 +579,19 @@ bool CorrectionSizer::fits_with(const HordeCorrection& c, std::size_t room) cons
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
                                      std::span<const Vec2> entered_positions, std::span<const Vec2> players,
                                      std::size_t viewer, CorrectionCoding coding,
-                                     std::span<const HordeCorrection> corrections, std::span<const CrowdBlob> crowd) {
+                                     std::span<const HordeCorrection> corrections, std::span<const CrowdBlob> crowd,
+                                     std::span<const std::uint8_t> repeated) {
     HordePacketBytes sizes;
     scratch.clear();
     const bool section = coding == CorrectionCoding::Predicted && !plan.entered.empty();
     assert((entered_positions.empty() || entered_positions.size() == plan.entered.size()) &&
            "encode_horde_packet: one position per entered key");
     assert((!section || !entered_positions.empty()) && "encode_horde_packet: the predicted coding sends positions");
+    assert((repeated.empty() || repeated.size() == plan.entered.size()) &&
+           "encode_horde_packet: one repeat flag per entered key");
+    assert((std::none_of(repeated.begin(), repeated.end(), [](std::uint8_t r) { return r != 0; }) ||
+            (section && !plan.full_baseline)) &&
+           "encode_horde_packet: repeats only in the predicted coding and never in a full baseline");
     encode_delta_frame(scratch, plan, section ? std::span<const Vec2>{} : entered_positions);
     w.clear();
     w.write_u8(kHordePacketType);
@@ -568,7 +608,7 @@ HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::ui
 
     if (section) {
         mark = w.size();
-        encode_entered(w, entered_positions, players, viewer);
+        encode_entered(w, entered_positions, repeated, players, viewer);
         sizes.membership += w.size() - mark;
     }
 
@@ -589,7 +629,7 @@ HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::ui
 
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, const HordePacket& p) {
     return encode_horde_packet(w, scratch, p.time_ms, p.delta.plan, p.delta.entered_positions, p.players, p.viewer,
-                               p.coding, p.corrections, p.crowd);
+                               p.coding, p.corrections, p.crowd, p.repeated);
 }
 
 WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& out) {
@@ -598,11 +638,13 @@ WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& 
         out.corrections.reserve(kMaxHordePacketBytes * 2);  // a correction takes at least 4 bits
         out.players.reserve(kMaxHordePlayers);
         out.crowd.reserve(kMaxHordePacketBytes / 3);  // a blob takes at least 3 bytes
+        out.repeated.reserve(kMaxHordePacketBytes);   // an entered key takes at least a byte
     }
     out.players.clear();
     out.corrections.clear();
     out.crowd.clear();
     out.delta.entered_positions.clear();
+    out.repeated.clear();
     out.viewer = 0;
     if (bytes.size() > kMaxHordePacketBytes) return WireError::TooLarge;
     ByteReader r(bytes);

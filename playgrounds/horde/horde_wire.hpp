@@ -13,8 +13,17 @@
 //           absolute coding carries them inside the DeltaFrame instead, and the predicted
 //           coding's DeltaFrame carries none): varint viewer (the player they are relative to,
 //           < player count; = player count: the origin), then a bit stream as below: 6 bits
-//           width, then per entered key zz(x - viewer x), zz(y - viewer y) in quanta at 1/16,
-//           `width` bits each, zero bits to the byte; width is the narrowest that holds them all
+//           width, 1 bit repeats, then per entered key: when repeats is 1, 1 bit positioned;
+//           when positioned (always when repeats is 0), zz(x - viewer x), zz(y - viewer y) in
+//           quanta at 1/16, `width` bits each; zero bits to the byte. width is the narrowest
+//           that holds every position sent (0 when none is), and repeats is 1 only when some key
+//           is not positioned and never in a full baseline: the decoder refuses anything else.
+//           A key without a position is a repeat: the server sent its position in an earlier
+//           frame not yet known lost, and names the key again only because that frame is not
+//           yet acknowledged (DeltaBaseline). A client that holds the key keeps its value; one
+//           that does not holds it awaiting a position (not drawn), which the server sends once
+//           it learns the earlier frame was lost (a later entry, or an absolute correction first
+//           thing in the next frame).
 //   varint  (correction count << 1) | coding, then the corrections in that coding:
 //     coding 0 (absolute, every correction standalone): per correction varint index gap (the
 //           first is the index itself, later ones index - previous index, >= 1), varint
@@ -94,7 +103,10 @@ struct CrowdBlob {
 
 struct HordePacket {
     std::uint64_t time_ms = 0;
-    DeltaFrame delta;          // entered positions included, whichever part carried them
+    DeltaFrame delta;  // entered positions included, whichever part carried them
+    // Per entered key, 1 when it travelled without its position (a repeat; its entered position
+    // is then the origin and means nothing); empty when every key carried one.
+    std::vector<std::uint8_t> repeated;
     std::uint32_t viewer = 0;  // the entered positions' origin player (predicted coding)
     std::vector<Vec2> players;
     CorrectionCoding coding = CorrectionCoding::Predicted;
@@ -119,13 +131,16 @@ struct HordePacketBytes {
 // in ascending slot index with distinct slots, and all absolute under CorrectionCoding::Absolute
 // (asserted). Send only when the result is ok.
 // `viewer` is the player the entered positions are sent relative to (the client's own: they
-// enter its view); players.size() for the origin.
+// enter its view); players.size() for the origin. `repeated` (empty, or one flag per entered key;
+// predicted coding and no full baseline only, asserted) marks the keys sent without a position.
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, std::uint64_t time_ms, const DeltaPlan& plan,
                                      std::span<const Vec2> entered_positions, std::span<const Vec2> players,
                                      std::size_t viewer, CorrectionCoding coding,
-                                     std::span<const HordeCorrection> corrections, std::span<const CrowdBlob> crowd);
+                                     std::span<const HordeCorrection> corrections, std::span<const CrowdBlob> crowd,
+                                     std::span<const std::uint8_t> repeated = {});
 // The exact bytes of the predicted coding's entered positions part (0 for none).
-std::size_t entered_part_bytes(std::span<const Vec2> positions, std::span<const Vec2> players, std::size_t viewer);
+std::size_t entered_part_bytes(std::span<const Vec2> positions, std::span<const Vec2> players, std::size_t viewer,
+                               std::span<const std::uint8_t> repeated = {});
 // Re-encodes a decoded packet (the fuzz bodies' re-encode property).
 HordePacketBytes encode_horde_packet(ByteWriter& w, ByteWriter& scratch, const HordePacket& packet);
 WireError decode_horde_packet(std::span<const std::uint8_t> bytes, HordePacket& out);

@@ -306,9 +306,12 @@ TEST(HordeSim, PredictedCorrectionsCarryTheSamePositionsInAFractionOfTheBytes) {
         EXPECT_LT(after.kib_s, 0.7 * before.kib_s) << "loss " << loss;
         EXPECT_GT(after.predicted_share, loss > 0 ? 0.85 : 0.95) << "loss " << loss;
         EXPECT_EQ(after.unresolved, 0u) << "loss " << loss;
-        // At least as many corrections (smaller ones fit the datagram more often), so no worse.
+        // At least as many corrections (smaller ones fit the datagram more often). The error is no
+        // worse but for the repeats: the first wire sends an entered key's position again in
+        // every repeat, a free refresh; the predicted wire's repeats keep the value the entry
+        // gave (horde_wire.hpp), so under loss it may draw up to 1% worse.
         EXPECT_GE(after.corrections_per_s, before.corrections_per_s) << "loss " << loss;
-        EXPECT_LE(after.err_mean_px, before.err_mean_px + 1e-3) << "loss " << loss;
+        EXPECT_LE(after.err_mean_px, before.err_mean_px * 1.01) << "loss " << loss;
         EXPECT_DOUBLE_EQ(after.phantoms, before.phantoms) << "loss " << loss;
         EXPECT_EQ(after.mismatches, 0u);
     }

@@ -2,6 +2,7 @@
 // sides run (horde_world.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -30,6 +31,7 @@ struct Example {
     // earlier, off by (3, -1) quanta.
     std::vector<HordeCorrection> corrections{{2, 0, 0, 48, -64}, {9, 0, 4, 3, -1}};
     std::vector<CrowdBlob> crowd{{{100.0f, 200.0f}, 5}};
+    std::vector<std::uint8_t> repeated;  // empty: every entered key with its position
     Example() {
         plan.seq = 3;
         plan.baseline_seq = 2;
@@ -45,8 +47,8 @@ struct Example {
     }
     std::vector<std::uint8_t> encode(HordePacketBytes* sizes = nullptr) const {
         ByteWriter w, scratch;
-        const HordePacketBytes s =
-            encode_horde_packet(w, scratch, 1000, plan, entered_positions, players, 0, coding, corrections, crowd);
+        const HordePacketBytes s = encode_horde_packet(w, scratch, 1000, plan, entered_positions, players, 0, coding,
+                                                       corrections, crowd, repeated);
         if (sizes) *sizes = s;
         return {w.bytes().begin(), w.bytes().end()};
     }
@@ -68,14 +70,14 @@ TEST(HordeWire, APacketEncodesToTheDocumentedBytes) {
     HordePacketBytes sizes;
     const std::vector<std::uint8_t> bytes = Example().encode(&sizes);
     // 'H', time 1000 (E8 07), frame length, the DeltaFrame (flags 02: no positions), players,
-    // the entered positions relative to player 0 (viewer 00; width 10, zz(24 - 160) = 271,
-    // zz(32 - 320) = 575: CA 43 3F 02), then the corrections:
+    // the entered positions relative to player 0 (viewer 00; width 10, no repeats, zz(24 - 160) =
+    // 271, zz(32 - 320) = 575: 8A 87 7E 04), then the corrections:
     // 05 = 2 << 1 | predicted, first index 02, then the bits (least significant first):
     // k_gap 2, k_age 1, k_res 1, k_abs 6 (12 61 ...); slot 2 absolute: flag 0, generation 0,
     // Rice(96, 6), Rice(127, 6); slot 9: Rice(9 - 2 - 1, 2), flag 1, Rice(4 - 1, 1), Rice(6, 1),
     // Rice(1, 1); zero bits to the byte. Then the crowd.
     EXPECT_EQ(hex(bytes),
-              "48 E8 07 12 44 02 03 01 08 07 06 05 04 03 02 01 01 01 00 01 04 01 01 C0 02 80 05 00 CA 43 3F 02 05 02 "
+              "48 E8 07 12 44 02 03 01 08 07 06 05 04 03 02 01 01 01 00 01 04 01 01 C0 02 80 05 00 8A 87 7E 04 05 02 "
               "12 61 00 00 04 F6 E7 1E 01 01 32 64 05")
         << "actual: " << hex(bytes);
     EXPECT_EQ(sizes.total(), bytes.size());
@@ -175,7 +177,7 @@ TEST(HordeWire, OnlyTheEncodersRiceParametersAndZeroPaddingAreAccepted) {
 TEST(HordeWire, EnteredPositionsTravelOnceAtTheNarrowestWidth) {
     const std::vector<std::uint8_t> clean = Example().encode();
     const std::size_t width_at = 28;
-    ASSERT_EQ(clean[width_at], 0xCA);
+    ASSERT_EQ(clean[width_at], 0x8A);
     std::vector<std::uint8_t> bytes = clean;
     HordePacket p;
     // Every other width either fails or reads other values that then need exactly that width
@@ -199,6 +201,77 @@ TEST(HordeWire, EnteredPositionsTravelOnceAtTheNarrowestWidth) {
     ASSERT_EQ(bytes[29], 0x00);
     bytes[29] = 0x01;  // no corrections, predicted: the positions should have left the frame
     EXPECT_EQ(decode_horde_packet(bytes, p), WireError::Malformed);
+}
+
+// A repeat (an entered key whose position an earlier frame carries) costs one flag bit instead of
+// its position, and has one encoding: the repeats bit only when some key is a repeat, the width
+// of the positions actually sent, and never in a full baseline.
+TEST(HordeWire, ARepeatTravelsWithoutItsPositionInOneEncodingOnly) {
+    Example ex;
+    ex.plan.entered = {key(1, 0), key(5, 2)};
+    ex.entered_positions = {{1.5f, 2.0f}, {300.0f, -40.0f}};
+    HordePacketBytes all_sizes, sizes;
+    ex.encode(&all_sizes);
+    ex.repeated = {0, 1};
+    const std::vector<std::uint8_t> bytes = ex.encode(&sizes);
+    ASSERT_TRUE(sizes.ok);
+    // Two positions at width 14 (the far one: zz(4800 - 160) = 9280), 63 bits, 8 bytes; one at
+    // width 10 and two flags, 29 bits, 4 bytes.
+    EXPECT_EQ(all_sizes.membership - sizes.membership, 4u);
+    EXPECT_EQ(sizes.membership,
+              delta_frame_bytes(ex.plan, 0) + entered_part_bytes(ex.entered_positions, ex.players, 0, ex.repeated));
+    HordePacket p;
+    ASSERT_EQ(decode_horde_packet(bytes, p), WireError::Ok);
+    EXPECT_EQ(p.repeated, ex.repeated);
+    ASSERT_EQ(p.delta.entered_positions.size(), 2u);
+    EXPECT_EQ(p.delta.entered_positions[0], (Vec2{1.5f, 2.0f}));
+    EXPECT_TRUE(fuzz::fuzz_horde_packet(bytes));
+
+    // The one-key example with its repeats bit set and the key flagged positioned: the same
+    // packet in other bits (6 bits width 10, repeats 1, positioned 1, then x, y: CA 0F FD 08).
+    std::vector<std::uint8_t> other = Example().encode();
+    const std::size_t entered_at = 28;
+    ASSERT_EQ(hex({other.begin() + entered_at, other.begin() + entered_at + 4}), "8A 87 7E 04");
+    const std::uint8_t flagged[] = {0xCA, 0x0F, 0xFD, 0x08};
+    std::copy(std::begin(flagged), std::end(flagged), other.begin() + entered_at);
+    EXPECT_EQ(decode_horde_packet(other, p), WireError::Malformed);
+
+    // Every key a repeat: width 0; any other width is refused.
+    Example none = ex;
+    none.repeated = {1, 1};
+    HordePacketBytes none_sizes;
+    other = none.encode(&none_sizes);
+    ASSERT_EQ(decode_horde_packet(other, p), WireError::Ok);
+    EXPECT_TRUE(fuzz::fuzz_horde_packet(other));
+    // After the header, the frame, the players and the viewer.
+    const std::size_t width_at = none_sizes.header + delta_frame_bytes(none.plan, 0) + none_sizes.players + 1;
+    ASSERT_EQ(other[width_at], 0x40) << "width 0, repeats 1, both flags 0";
+    other[width_at] = 0x41;
+    EXPECT_NE(decode_horde_packet(other, p), WireError::Ok);
+
+    // A full baseline with a repeat: the frame's full flag set on a packet with one.
+    Example full = ex;
+    full.plan.left.clear();
+    full.plan.baseline_seq.reset();
+    full.repeated.clear();
+    const std::vector<std::uint8_t> partial_bytes = full.encode();
+    full.plan.full_baseline = true;
+    const std::vector<std::uint8_t> full_bytes = full.encode();
+    ASSERT_EQ(partial_bytes.size(), full_bytes.size());
+    std::size_t differ = 0, at = 0;
+    for (std::size_t i = 0; i < full_bytes.size(); ++i) {
+        if (full_bytes[i] != partial_bytes[i]) {
+            ++differ;
+            at = i;
+        }
+    }
+    ASSERT_EQ(differ, 1u) << "the full flag is one byte of the frame";
+    full.plan.full_baseline = false;
+    full.repeated = {0, 1};
+    other = full.encode();
+    ASSERT_EQ(decode_horde_packet(other, p), WireError::Ok);
+    other[at] = full_bytes[at];
+    EXPECT_EQ(decode_horde_packet(other, p), WireError::Malformed);
 }
 
 // Random packets: what the server's sizer predicts is what the encoder writes, and every
@@ -235,21 +308,27 @@ TEST(HordeWire, TheSizerPredictsTheEncoderAndEveryPacketRoundTrips) {
         }
         ex.plan.entered.clear();
         ex.entered_positions.clear();
+        // Some predicted packets repeat some of their keys without positions.
+        const bool repeats = ex.coding == CorrectionCoding::Predicted && rng.chance(0.4f);
         for (std::uint32_t e = 0, m = static_cast<std::uint32_t>(rng.below(30)); e < m; ++e) {
             ex.plan.entered.push_back(key(1000 + 3 * e, static_cast<std::uint16_t>(rng.below(9))));
             ex.entered_positions.push_back({rng.range(-3000.0f, 6000.0f), rng.range(-3000.0f, 6000.0f)});
+            if (repeats) ex.repeated.push_back(rng.chance(0.5f) ? 1 : 0);
         }
         HordePacketBytes sizes;
         const std::vector<std::uint8_t> bytes = ex.encode(&sizes);
         EXPECT_EQ(sizer.bytes(), sizes.samples) << "trial " << trial;
         if (ex.coding == CorrectionCoding::Predicted) {
-            EXPECT_EQ(delta_frame_bytes(ex.plan, 0) + entered_part_bytes(ex.entered_positions, ex.players, 0),
-                      sizes.membership)
+            EXPECT_EQ(
+                delta_frame_bytes(ex.plan, 0) + entered_part_bytes(ex.entered_positions, ex.players, 0, ex.repeated),
+                sizes.membership)
                 << "trial " << trial;
         }
         if (!sizes.ok) continue;  // longer than a datagram
         ASSERT_EQ(decode_horde_packet(bytes, p), WireError::Ok) << "trial " << trial;
         EXPECT_EQ(p.corrections, ex.corrections) << "trial " << trial;
+        const bool any = std::find(ex.repeated.begin(), ex.repeated.end(), 1) != ex.repeated.end();
+        EXPECT_EQ(p.repeated, any ? ex.repeated : std::vector<std::uint8_t>{}) << "trial " << trial;
         EXPECT_TRUE(fuzz::fuzz_horde_packet(bytes)) << "trial " << trial;
     }
 }
