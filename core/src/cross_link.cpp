@@ -135,7 +135,6 @@ CrossLinkStatus CrossLink::insert(std::uint32_t id, Vec2 position, std::uint32_t
     node.position = position;
     observers_[id].reserve(4);  // a few watchers see it without allocating
     node.watching = false;
-    node.stamp = 0;
     for (int axis : {kX, kY}) {
         // Ties go after the start node's equals; the sorted invariant holds either way.
         // Without a hint, start from the nearest landmark instead of the head.
@@ -197,41 +196,26 @@ CrossLinkStatus CrossLink::remove(std::uint32_t id) {
     return CrossLinkStatus::Ok;
 }
 
-std::uint32_t CrossLink::next_stamp() {
-    if (++stamp_ == 0) {
-        // Wrapped after 2^32 queries: old stamps could collide, so forget them all.
-        for (Node& node : nodes_) node.stamp = 0;
-        stamp_ = 1;
-    }
-    return stamp_;
-}
-
-// Calls visit(m) for every other entity m in the square of half-width `reach` around n:
-// stamps the x band, then walks the y band keeping the stamped nodes, first downwards from
-// n (descending y list order), then turn(), then upwards (ascending).
+// Calls visit(m) for every other entity m in the square of half-width `reach` around n: one
+// walk along the y list through the band |dy| <= reach, keeping the nodes with
+// |dx| <= reach (every node carries its position, so the x list has nothing to add): first
+// downwards from n (descending y list order), then turn(), then upwards (ascending).
 template <class Visit, class Turn>
 void CrossLink::visit_band(std::uint32_t n, float reach, Visit&& visit, Turn&& turn) {
-    const std::uint32_t stamp = next_stamp();
     const Vec2 c = nodes_[n].position;
-    std::uint32_t marked = 0;
-    for (std::uint32_t m = nodes_[n].prev[kX]; m != head_ && c.x - nodes_[m].position.x <= reach;
-         m = nodes_[m].prev[kX]) {
-        nodes_[m].stamp = stamp;
-        ++marked;
-    }
-    for (std::uint32_t m = nodes_[n].next[kX]; m != head_ && nodes_[m].position.x - c.x <= reach;
-         m = nodes_[m].next[kX]) {
-        nodes_[m].stamp = stamp;
-        ++marked;
-    }
-    band_estimate_ = (band_estimate_ * 7 + marked) / 8;
+    std::uint32_t walked = 0;
     for (std::uint32_t m = nodes_[n].prev[kY]; m != head_ && c.y - nodes_[m].position.y <= reach;
-         m = nodes_[m].prev[kY])
-        if (nodes_[m].stamp == stamp) visit(m);
+         m = nodes_[m].prev[kY]) {
+        ++walked;
+        if (std::abs(nodes_[m].position.x - c.x) <= reach) visit(m);
+    }
     turn();
     for (std::uint32_t m = nodes_[n].next[kY]; m != head_ && nodes_[m].position.y - c.y <= reach;
-         m = nodes_[m].next[kY])
-        if (nodes_[m].stamp == stamp) visit(m);
+         m = nodes_[m].next[kY]) {
+        ++walked;
+        if (std::abs(nodes_[m].position.x - c.x) <= reach) visit(m);
+    }
+    band_estimate_ = (band_estimate_ * 7 + walked) / 8;
 }
 
 CrossLinkStatus CrossLink::neighbors_in_radius(std::uint32_t id, float radius, std::vector<std::uint32_t>& out) {

@@ -581,9 +581,11 @@ struct NearbyDetector::Impl {
         const Box box = objects[id].box;
         const float leave = options.leave_margin;
         const float enter = options.enter_margin;
-        // Backwards, so the swap-erase in end_pair only moves already-checked entries.
+        // Backwards, so the swap-erase in end_pair only moves already-checked entries. The
+        // operations are counted once per loop, not per entry: a memory increment per entry
+        // chained every iteration through a store and a load.
+        counters.operations += objects[id].partners.size();
         for (std::size_t k = objects[id].partners.size(); k-- > 0;) {
-            ++counters.operations;
             const std::uint32_t other = objects[id].partners[k];
             if (gap(box, objects[other].box) > leave) {
                 end_pair(id, static_cast<std::uint32_t>(k));
@@ -601,11 +603,12 @@ struct NearbyDetector::Impl {
     // Tests the members of node n against `box`. Partners are already marked, so only a
     // member within enter_margin touches its Object.
     void scan_node(std::uint32_t id, const Box& box, float enter, std::uint32_t n) {
-        ++counters.operations;
+        // add_pair grows partner vectors only, so the member array stays where it is.
+        const Member* const members = nodes[n].members.data();
         const std::size_t member_count = nodes[n].members.size();
+        counters.operations += 1 + member_count;
         for (std::size_t i = 0; i < member_count; ++i) {
-            ++counters.operations;
-            const Member& m = nodes[n].members[i];
+            const Member& m = members[i];
             if (gap(box, m.box) > enter || m.id == id || objects[m.id].mark == epoch) continue;
             add_pair(id, m.id);
         }

@@ -122,6 +122,13 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
     return result;
 }
 
+CellWindow SpatialGrid::window(Vec2 center, float radius) const {
+    if (!center.is_finite() || !(radius >= 0.0f) || !(radius <= std::numeric_limits<float>::max())) return {};
+    const double cx = static_cast<double>(center.x);
+    const double cy = static_cast<double>(center.y);
+    return window_of_box(cx, cy, cx, cy, static_cast<double>(search_reach(radius)));
+}
+
 std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const {
     out.clear();
     for_each_in_radius(center, radius, [&out](std::uint32_t id, Vec2) { out.push_back(id); });

@@ -1,10 +1,10 @@
 // CrossLink: area-of-interest by cross-linked lists (十字链表), with enter/leave watchers.
 //
 // Every entity sits on two doubly linked lists at once, one sorted by x and one by y. A
-// radius query around an entity walks outward along the x list while |dx| <= r, stamping
-// what it passes (the x band), then walks the y list while |dy| <= r and keeps the stamped
-// nodes that pass the exact within_radius test. No cell size to tune: the candidate set is
-// the 2r x 2r square, whatever the density.
+// radius query around an entity walks outward along the y list while |dy| <= r (the y band)
+// and keeps the nodes with |dx| <= r that pass the exact within_radius test; the x list
+// keeps moves and adds local. No cell size to tune, but the walk is the whole band, a strip
+// across the world, not the 2r x 2r square (core/docs/relevance.md measures what that costs).
 //
 // Beyond the seed design this is built from (seed 001, core/docs/background.md):
 //   - move() walks from the entity's current place in each list, so its cost is the number
@@ -121,8 +121,8 @@ public:
     std::size_t size() const { return size_; }
 
     // Replaces out with every other entity within_radius(radius) of entity id (not id itself), in y
-    // list order: ascending y, entities with equal y in their list order. Not const: it
-    // advances the stamp that marks the x band.
+    // list order: ascending y, entities with equal y in their list order. Not const: every
+    // band walk feeds the running band-size estimate that moves use to find watchers.
     CrossLinkStatus neighbors_in_radius(std::uint32_t id, float radius, std::vector<std::uint32_t>& out);
 
     // Makes `id` a watcher (or changes its radii): its view becomes everything within
@@ -153,7 +153,6 @@ private:
         Vec2 position;
         std::uint32_t prev[2] = {0, 0};
         std::uint32_t next[2] = {0, 0};
-        std::uint32_t stamp = 0;
         float enter_radius = 0.0f;
         float leave_radius = 0.0f;
         bool present = false;
@@ -168,7 +167,6 @@ private:
     CrossLinkStatus insert(std::uint32_t id, Vec2 position, std::uint32_t start);
     std::uint32_t landmark_near(float v, int axis) const;
     void rebuild_landmarks();
-    std::uint32_t next_stamp();
     struct NoTurn {
         void operator()() const {}
     };
@@ -185,12 +183,11 @@ private:
     std::uint32_t head_;  // the sentinel: index id_limit, on both lists
     std::vector<Node> nodes_;
     std::size_t size_ = 0;
-    std::uint32_t stamp_ = 0;
     std::vector<std::vector<std::uint32_t>> views_;      // per watcher: who it sees
     std::vector<std::vector<std::uint32_t>> observers_;  // per entity: who sees it
     std::vector<std::uint32_t> watchers_;
     float max_enter_radius_ = 0.0f;
-    std::uint32_t band_estimate_ = 0;  // running mean of x-band sizes: picks how to find watchers
+    std::uint32_t band_estimate_ = 0;  // running mean of y-band walks: picks how to find watchers
     std::vector<AoiEvent> events_;
     // add()'s starting points: every kLandmarkSpacing-th node of each list as of the last
     // rebuild (at landmarks_size_ entities), so an add walks O(log n + spacing) while the

@@ -35,6 +35,16 @@
 #include "vantage/proximity.hpp"
 #include "vantage/vec.hpp"
 
+// g++ inlines a function declared `inline` only within a size budget, so whether a
+// visitor-taking query inlined into its caller (and the visitor into its candidate loop)
+// used to depend on the call site: out of line, each candidate paid a call or a memory
+// increment and an unpredictable branch (core/docs/relevance.md measured 1.2x to 6x).
+#if defined(__GNUC__) || defined(__clang__)
+#define VANTAGE_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define VANTAGE_ALWAYS_INLINE inline
+#endif
+
 namespace vantage {
 
 struct SpatialGridOptions {
@@ -81,11 +91,12 @@ public:
     // Replaces out with every id whose position is within_radius(center, radius), cell order
     // (not id order). Exact: the same set brute_force_in_radius returns. Returns how many.
     std::size_t query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const;
-    // The same query without an output vector: calls visit(id, position) per match. Defined
-    // inline below, so the visitor inlines into the candidate loop wherever it is called from
-    // (a member function, a free function, another translation unit).
+    // The same query without an output vector: calls visit(id, position) per match. Always
+    // inlined (see VANTAGE_ALWAYS_INLINE), so the visitor inlines into the candidate loop
+    // wherever it is called from (a member function, a free function, another translation
+    // unit) instead of wherever the compiler's size budget happens to allow.
     template <class Visit>
-    void for_each_in_radius(Vec2 center, float radius, Visit&& visit) const;
+    VANTAGE_ALWAYS_INLINE void for_each_in_radius(Vec2 center, float radius, Visit&& visit) const;
     // Every binned point's query at once, issued in cell order: for each point a, in
     // ids_by_cell() order, calls visit(a_index, b_id, b_position) for every binned point b
     // with within_radius(b, a, radius), a itself included; a_index indexes ids_by_cell() and
@@ -183,20 +194,19 @@ private:
     std::vector<std::uint32_t> rejected_;
 };
 
-inline CellWindow SpatialGrid::window(Vec2 center, float radius) const {
-    if (!center.is_finite() || !(radius >= 0.0f) || !(radius <= std::numeric_limits<float>::max())) return {};
-    const double cx = static_cast<double>(center.x);
-    const double cy = static_cast<double>(center.y);
-    return window_of_box(cx, cy, cx, cy, static_cast<double>(search_reach(radius)));
-}
-
 template <class Visit>
 inline void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& visit) const {
     // window() rejects bad centres and radii once, so the candidate test below is the bare
     // squared-distance comparison of within_radius() (same operands, same float rounding).
+    // It is a call on purpose (defined in spatial_grid.cpp): inlined, its loop-invariant
+    // doubles were hoisted out of the caller's loop and crowded the candidate loop's
+    // registers, and g++ 12 spent an extra move per candidate (up to 1.3x the bare bin,
+    // paired, in core/docs/relevance.md).
     const CellWindow w = window(center, radius);
     if (w.empty()) return;
     const float r_sq = radius * radius;
+    const float center_x = center.x;
+    const float center_y = center.y;
     const Vec2* const positions = positions_.data();
     const std::uint32_t* const ids = ids_.data();
     const std::uint32_t* const offsets = offsets_.data();
@@ -205,9 +215,10 @@ inline void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& v
         const std::uint32_t first = row * columns_;
         const std::uint32_t end = offsets[first + w.column_max + 1];
         for (std::uint32_t k = offsets[first + w.column_min]; k < end; ++k) {
-            const float dx = positions[k].x - center.x;
-            const float dy = positions[k].y - center.y;
-            if (dx * dx + dy * dy <= r_sq) visit(ids[k], positions[k]);
+            const Vec2 p = positions[k];
+            const float dx = p.x - center_x;
+            const float dy = p.y - center_y;
+            if (dx * dx + dy * dy <= r_sq) visit(ids[k], p);
         }
     }
 }
