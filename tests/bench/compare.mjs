@@ -12,7 +12,10 @@ if (!nativePath || !outDir) { console.error('usage: node compare.mjs NATIVE_JSON
 
 function load(path) {
   if (!path || !existsSync(path)) return { times: new Map(), ratios: new Map() };
-  const runs = JSON.parse(readFileSync(path, 'utf8')).benchmarks || [];
+  // Google Benchmark writes a 0/0 counter of an aggregate (the _cv of a counter that is
+  // always 0) as a bare NaN, which is not JSON; such values become null.
+  const text = readFileSync(path, 'utf8').replace(/:\s*-?(nan|NaN|inf|Infinity)\b/g, ': null');
+  const runs = JSON.parse(text).benchmarks || [];
   const toNs = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
   // Only plain iterations (aggregates such as _mean would double count). Wall time on both
   // sides: under Node, Emscripten's process CPU clock IS the wall clock (library_wasi.js maps
@@ -45,7 +48,8 @@ const machine = {
 };
 
 const fmt = (ns) => ns === undefined ? '' : ns >= 1e6 ? (ns / 1e6).toFixed(2) + ' ms' : ns >= 1e3 ? (ns / 1e3).toFixed(2) + ' us' : ns.toFixed(1) + ' ns';
-const rows = [...native.keys()].map((name) => {
+// By name: with repetitions interleaved at random, the run order is not the suite's order.
+const rows = [...native.keys()].sort().map((name) => {
   const n = native.get(name), w = wasm.get(name);
   return { name, n, w, ratio: w !== undefined ? w / n : undefined };
 });
@@ -61,7 +65,7 @@ const over = rows.filter((r) => r.ratio > 1.5);
 // Paired benchmarks (tests/bench/grid_bin_bench.cpp, run_paired): candidate over reference,
 // timed in alternation inside one process, so the ratio does not depend on the load moving
 // between two benchmarks.
-const paired = [...nativeRun.ratios.keys()].map((name) => ({ name, n: nativeRun.ratios.get(name), w: wasmRun.ratios.get(name) }));
+const paired = [...nativeRun.ratios.keys()].sort().map((name) => ({ name, n: nativeRun.ratios.get(name), w: wasmRun.ratios.get(name) }));
 const pairedLines = paired.length ? ['', `${'paired (candidate/reference)'.padEnd(width)}  ${'native'.padStart(11)}  ${'wasm'.padStart(11)}`,
   ...paired.map((p) => `${p.name.padEnd(width)}  ${p.n.toFixed(3).padStart(11)}  ${p.w !== undefined ? p.w.toFixed(3).padStart(11) : ''}`)] : [];
 console.log(lines.concat(pairedLines).join('\n'));
