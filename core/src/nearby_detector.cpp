@@ -537,6 +537,15 @@ struct NearbyDetector::Impl {
         join_node(id, n);
     }
 
+    // gap(a, b) > margin without gap's three float max operations: the largest of four
+    // differences exceeds the margin exactly when one of them does (boxes are finite, so no
+    // NaN). In wasm the maxes were selects on floats, and V8 ran the crowded scans 2x to 3x
+    // slower than native; four comparisons, most often settled by the first, halve that.
+    static bool farther_than(const Box& a, const Box& b, float margin) {
+        return b.min.x - a.max.x > margin || a.min.x - b.max.x > margin || b.min.y - a.max.y > margin ||
+               a.min.y - b.max.y > margin;
+    }
+
     // ---- pairs -------------------------------------------------------------------------
 
     void add_pair(std::uint32_t a, std::uint32_t b) {
@@ -587,7 +596,7 @@ struct NearbyDetector::Impl {
         counters.operations += objects[id].partners.size();
         for (std::size_t k = objects[id].partners.size(); k-- > 0;) {
             const std::uint32_t other = objects[id].partners[k];
-            if (gap(box, objects[other].box) > leave) {
+            if (farther_than(box, objects[other].box, leave)) {
                 end_pair(id, static_cast<std::uint32_t>(k));
             } else {
                 objects[other].mark = epoch;
@@ -609,7 +618,7 @@ struct NearbyDetector::Impl {
         counters.operations += 1 + member_count;
         for (std::size_t i = 0; i < member_count; ++i) {
             const Member& m = members[i];
-            if (gap(box, m.box) > enter || m.id == id || objects[m.id].mark == epoch) continue;
+            if (farther_than(box, m.box, enter) || m.id == id || objects[m.id].mark == epoch) continue;
             add_pair(id, m.id);
         }
     }
