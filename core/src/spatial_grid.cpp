@@ -130,9 +130,28 @@ CellWindow SpatialGrid::window(Vec2 center, float radius) const {
 }
 
 std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const {
+    // Every candidate is written and kept only if it matches, so the distance test sets the
+    // count instead of steering a branch: for the candidates near the rim a match is close
+    // to a coin flip, which no predictor learns (a push_back per match ran 3.5x slower in
+    // wasm than natively). `out` first grows to the window's candidate count.
     out.clear();
-    for_each_in_radius(center, radius, [&out](std::uint32_t id, Vec2) { out.push_back(id); });
-    return out.size();
+    const CellWindow w = window(center, radius);
+    if (w.empty()) return 0;
+    std::size_t candidates = 0;
+    for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
+        const std::uint32_t first = row * columns_;
+        candidates += offsets_[first + w.column_max + 1] - offsets_[first + w.column_min];
+    }
+    out.resize(candidates);
+    std::uint32_t* const kept_ids = out.data();
+    const std::uint32_t* const ids = ids_.data();
+    std::size_t kept = 0;
+    for_each_candidate(w, center, radius * radius, [&](std::uint32_t k, bool within) {
+        kept_ids[kept] = ids[k];
+        kept += within ? 1 : 0;
+    });
+    out.resize(kept);
+    return kept;
 }
 
 std::optional<NearestHit> SpatialGrid::nearest(Vec2 center, float radius) const {

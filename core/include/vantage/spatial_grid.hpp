@@ -161,6 +161,12 @@ private:
         const double low = coordinate > 0.0 ? coordinate : 0.0;
         return static_cast<std::uint32_t>(low < last ? low : last);
     }
+    // Calls each(k, within) for every candidate of window w, k indexing ids_ and positions_,
+    // within the squared-distance test against center (the bare comparison of
+    // within_radius(): callers reject bad centres and radii first). One contiguous range per
+    // row of the window. Every radius query is this loop with a different `each`.
+    template <class Each>
+    VANTAGE_ALWAYS_INLINE void for_each_candidate(const CellWindow& w, Vec2 center, float r_sq, Each&& each) const;
     // The window of cells covering [x_min - reach, x_max + reach] x [y_min - reach, y_max + reach].
     CellWindow window_of_box(double x_min, double y_min, double x_max, double y_max, double reach) const {
         CellWindow w;
@@ -206,11 +212,18 @@ inline void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& v
     // paired, in core/docs/relevance.md).
     const CellWindow w = window(center, radius);
     if (w.empty()) return;
-    const float r_sq = radius * radius;
+    const Vec2* const positions = positions_.data();
+    const std::uint32_t* const ids = ids_.data();
+    for_each_candidate(w, center, radius * radius, [&](std::uint32_t k, bool within) {
+        if (within) visit(ids[k], positions[k]);
+    });
+}
+
+template <class Each>
+inline void SpatialGrid::for_each_candidate(const CellWindow& w, Vec2 center, float r_sq, Each&& each) const {
     const float center_x = center.x;
     const float center_y = center.y;
     const Vec2* const positions = positions_.data();
-    const std::uint32_t* const ids = ids_.data();
     const std::uint32_t* const offsets = offsets_.data();
     for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
         // The window's cells in one row are adjacent, so their members are one range.
@@ -220,7 +233,7 @@ inline void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& v
             const Vec2 p = positions[k];
             const float dx = p.x - center_x;
             const float dy = p.y - center_y;
-            if (dx * dx + dy * dy <= r_sq) visit(ids[k], p);
+            each(k, dx * dx + dy * dy <= r_sq);
         }
     }
 }
@@ -249,16 +262,9 @@ inline void SpatialGrid::for_each_in_radius_of_all(float radius, Visit&& visit) 
         }
         const CellWindow w = window_of_box(x_min, y_min, x_max, y_max, reach);
         for (std::uint32_t a = begin; a < stop; ++a) {
-            const Vec2 center = positions[a];
-            for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
-                const std::uint32_t first = row * columns_;
-                const std::uint32_t end = offsets[first + w.column_max + 1];
-                for (std::uint32_t k = offsets[first + w.column_min]; k < end; ++k) {
-                    const float dx = positions[k].x - center.x;
-                    const float dy = positions[k].y - center.y;
-                    if (dx * dx + dy * dy <= r_sq) visit(a, ids[k], positions[k]);
-                }
-            }
+            for_each_candidate(w, positions[a], r_sq, [&](std::uint32_t k, bool within) {
+                if (within) visit(a, ids[k], positions[k]);
+            });
         }
     }
 }
