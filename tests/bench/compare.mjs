@@ -11,7 +11,7 @@ const [nativePath, wasmPath, outDir, filter = ''] = process.argv.slice(2);
 if (!nativePath || !outDir) { console.error('usage: node compare.mjs NATIVE_JSON WASM_JSON OUT_DIR'); process.exit(2); }
 
 function load(path) {
-  if (!path || !existsSync(path)) return { times: new Map(), ratios: new Map() };
+  if (!path || !existsSync(path)) return { times: new Map(), ratios: new Map(), repetitions: 0 };
   // Google Benchmark writes a 0/0 counter of an aggregate (the _cv of a counter that is
   // always 0) as a bare NaN, which is not JSON; such values become null.
   const text = readFileSync(path, 'utf8').replace(/:\s*-?(nan|NaN|inf|Infinity)\b/g, ': null');
@@ -23,20 +23,23 @@ function load(path) {
   // charged every wait for a busy shared core to wasm alone. With repetitions, the fastest
   // one: load on a shared machine only ever adds time, so the minimum is the best estimate
   // of the code's own cost. A paired benchmark's `ratio` counter: the median repetition's.
-  const times = new Map(), ratios = new Map();
+  const times = new Map(), ratios = new Map(), runsOf = new Map();
   for (const b of runs.filter((r) => (r.run_type || 'iteration') === 'iteration')) {
     const ns = b.real_time * (toNs[b.time_unit] || 1);
     times.set(b.name, Math.min(ns, times.get(b.name) ?? Infinity));
+    runsOf.set(b.name, (runsOf.get(b.name) || 0) + 1);
     if (typeof b.ratio === 'number') ratios.set(b.name, [...(ratios.get(b.name) || []), b.ratio]);
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { times, ratios: new Map([...ratios].map(([name, xs]) => [name, median(xs)])) };
+  return { times, ratios: new Map([...ratios].map(([name, xs]) => [name, median(xs)])),
+    repetitions: Math.max(1, ...runsOf.values()) };
 }
 const sh = (cmd) => { try { return execSync(cmd, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'unknown'; } };
 
 const nativeRun = load(nativePath), wasmRun = load(wasmPath);
 const native = nativeRun.times, wasm = wasmRun.times;
-const repetitions = Number(process.env.VANTAGE_BENCH_REPETITIONS || 1);
+// How many times each benchmark ran, read off the runs themselves.
+const repetitions = nativeRun.repetitions;
 const machine = {
   host: hostname(),
   cpu: sh("lscpu | sed -n 's/^Model name: *//p'"),

@@ -204,8 +204,9 @@ private:
 
 template <class Visit>
 inline void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& visit) const {
-    // window() rejects bad centres and radii once, so the candidate test below is the bare
-    // squared-distance comparison of within_radius() (same operands, same float rounding).
+    // window() rejects bad centres and radii once, so the candidate test in
+    // for_each_candidate is the bare squared-distance comparison of within_radius() (same
+    // operands, same float rounding).
     // It is a call on purpose (defined in spatial_grid.cpp): inlined, its loop-invariant
     // doubles were hoisted out of the caller's loop and crowded the candidate loop's
     // registers, and g++ 12 spent an extra move per candidate (up to 1.3x the bare bin,
