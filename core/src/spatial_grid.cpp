@@ -81,7 +81,7 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
         if (cx >= 0.0 && cx < columns_d && cy >= 0.0 && cy < rows_d) {
             cell = static_cast<std::uint32_t>(cy) * columns_ + static_cast<std::uint32_t>(cx);
         } else if (p.is_finite()) {
-            cell = clamp_cell(cy, last_row_) * columns_ + clamp_cell(cx, last_column_);
+            cell = row_at(cy) * columns_ + column_at(cx);
             ++result.clamped;
         } else {
             cell_of_input_[i] = kNoCell;
@@ -123,7 +123,7 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
 }
 
 CellWindow SpatialGrid::window(Vec2 center, float radius) const {
-    if (!center.is_finite() || !(radius >= 0.0f) || !(radius <= std::numeric_limits<float>::max())) return {};
+    if (!queryable(center, radius)) return {};
     const double cx = static_cast<double>(center.x);
     const double cy = static_cast<double>(center.y);
     return window_of_box(cx, cy, cx, cy, static_cast<double>(search_reach(radius)));
@@ -191,8 +191,8 @@ std::optional<NearestHit> SpatialGrid::nearest_representative(Vec2 center, float
 
 std::optional<std::uint32_t> SpatialGrid::cell_index_of(Vec2 p) const {
     if (!p.is_finite()) return std::nullopt;
-    return cell_index(clamp_cell(column_coordinate(static_cast<double>(p.x)), last_column_),
-                      clamp_cell(row_coordinate(static_cast<double>(p.y)), last_row_));
+    return cell_index(column_at(column_coordinate(static_cast<double>(p.x))),
+                      row_at(row_coordinate(static_cast<double>(p.y))));
 }
 
 std::span<const std::uint32_t> SpatialGrid::cell_ids(std::uint32_t cell) const {

@@ -155,11 +155,24 @@ private:
     // in the window of any query that can see it (see window()).
     double column_coordinate(double x) const { return (x - origin_x_) * inverse_cell_; }
     double row_coordinate(double y) const { return (y - origin_y_) * inverse_cell_; }
-    // Clamps a coordinate into [0, last] and truncates (= floor once non-negative). A NaN
-    // lands on 0. Compiles to a max, a min and a conversion: no branch.
-    static std::uint32_t clamp_cell(double coordinate, double last) {
+    // The column or row a continuous coordinate falls in, clamped into the grid: truncation
+    // (= floor once non-negative) of the coordinate clamped into [0, last]. A NaN lands on
+    // 0. Natively a max, a min and a conversion, no branch. In wasm built with saturating
+    // conversions (-mnontrapping-fptoint, as ./vantage builds it) the conversion itself
+    // clamps below and maps NaN to 0, leaving one integer min: without the feature every
+    // conversion carries a range check and a branch, and a window has four of them.
+    std::uint32_t column_at(double coordinate) const { return clamp_cell(coordinate, last_column_, columns_ - 1); }
+    std::uint32_t row_at(double coordinate) const { return clamp_cell(coordinate, last_row_, rows_ - 1); }
+    static std::uint32_t clamp_cell(double coordinate, double last, std::uint32_t last_index) {
+#if defined(__wasm_nontrapping_fptoint__)
+        static_cast<void>(last);
+        const std::uint32_t cell = __builtin_wasm_trunc_saturate_u_i32_f64(coordinate);
+        return cell < last_index ? cell : last_index;
+#else
+        static_cast<void>(last_index);
         const double low = coordinate > 0.0 ? coordinate : 0.0;
         return static_cast<std::uint32_t>(low < last ? low : last);
+#endif
     }
     // Calls each(k, within) for every candidate of window w, k indexing ids_ and positions_,
     // within the squared-distance test against center (the bare comparison of
@@ -167,13 +180,21 @@ private:
     // row of the window. Every radius query is this loop with a different `each`.
     template <class Each>
     VANTAGE_ALWAYS_INLINE void for_each_candidate(const CellWindow& w, Vec2 center, float r_sq, Each&& each) const;
+    // Whether a query can match anything: a radius in [0, max float] (not NaN), and a
+    // finite centre.
+    static bool queryable(float radius) {
+        return radius >= 0.0f && radius <= std::numeric_limits<float>::max();
+    }
+    static bool queryable(Vec2 center, float radius) {
+        return center.is_finite() && queryable(radius);
+    }
     // The window of cells covering [x_min - reach, x_max + reach] x [y_min - reach, y_max + reach].
     CellWindow window_of_box(double x_min, double y_min, double x_max, double y_max, double reach) const {
         CellWindow w;
-        w.column_min = clamp_cell(column_coordinate(x_min - reach), last_column_);
-        w.column_max = clamp_cell(column_coordinate(x_max + reach), last_column_);
-        w.row_min = clamp_cell(row_coordinate(y_min - reach), last_row_);
-        w.row_max = clamp_cell(row_coordinate(y_max + reach), last_row_);
+        w.column_min = column_at(column_coordinate(x_min - reach));
+        w.column_max = column_at(column_coordinate(x_max + reach));
+        w.row_min = row_at(row_coordinate(y_min - reach));
+        w.row_max = row_at(row_coordinate(y_max + reach));
         w.valid = true;
         return w;
     }
@@ -204,15 +225,26 @@ private:
 
 template <class Visit>
 inline void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& visit) const {
-    // window() rejects bad centres and radii once, so the candidate test in
+    // Bad centres and radii are rejected once here, so the candidate test in
     // for_each_candidate is the bare squared-distance comparison of within_radius() (same
-    // operands, same float rounding).
-    // It is a call on purpose (defined in spatial_grid.cpp): inlined, its loop-invariant
-    // doubles were hoisted out of the caller's loop and crowded the candidate loop's
-    // registers, and g++ 12 spent an extra move per candidate (up to 1.3x the bare bin,
-    // paired, in core/docs/relevance.md).
+    // operands, same float rounding). Where the window is worked out depends on the target,
+    // measured both ways against the bare bin (paired, core/docs/relevance.md):
+    //   - natively it is a call to window() on purpose: inlined, its loop-invariant doubles
+    //     were hoisted out of the caller's loop and crowded the candidate loop's registers,
+    //     and g++ 12 spent an extra move per candidate (1.05x to 1.3x the bin, against
+    //     0.98x to 1.04x as a call);
+    //   - in wasm the call is what costs: without multi-value returns the window comes back
+    //     through memory, with the centre spilled on the way in (1.06x to 1.16x the bin, as
+    //     against 0.98x to 1.02x inlined).
+#if defined(__wasm__)
+    if (!queryable(center, radius)) return;
+    const double x = static_cast<double>(center.x);
+    const double y = static_cast<double>(center.y);
+    const CellWindow w = window_of_box(x, y, x, y, static_cast<double>(search_reach(radius)));
+#else
     const CellWindow w = window(center, radius);
     if (w.empty()) return;
+#endif
     const Vec2* const positions = positions_.data();
     const std::uint32_t* const ids = ids_.data();
     for_each_candidate(w, center, radius * radius, [&](std::uint32_t k, bool within) {
@@ -241,7 +273,7 @@ inline void SpatialGrid::for_each_candidate(const CellWindow& w, Vec2 center, fl
 
 template <class Visit>
 inline void SpatialGrid::for_each_in_radius_of_all(float radius, Visit&& visit) const {
-    if (!(radius >= 0.0f) || !(radius <= std::numeric_limits<float>::max())) return;
+    if (!queryable(radius)) return;
     const double reach = static_cast<double>(search_reach(radius));
     const float r_sq = radius * radius;
     const Vec2* const positions = positions_.data();
