@@ -1,5 +1,6 @@
 #include "vantage/gravity_field.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -15,7 +16,7 @@ struct Sum {
 };
 
 bool finite_source(float x, float y, float weight) {
-    return std::isfinite(x) && std::isfinite(y) && std::isfinite(weight);
+    return all_finite(x, y, weight);
 }
 
 // The one evaluation both source kinds share. Terms in float (what a game steps with), the
@@ -38,6 +39,18 @@ Sum accumulate(const GravityField& field, Vec2 point, std::span<const Source> so
         sum.y += static_cast<double>(k * dy);
     }
     return sum;
+}
+
+template <class Source>
+void accumulate_each(const GravityField& field, std::span<const Vec2> points, std::span<const Source> sources,
+                     std::span<Vec2> out) {
+    VANTAGE_ASSERT_VALID(field, "GravityField::at_each");
+    VANTAGE_ASSERT(out.size() == points.size(), "GravityField::at_each: out and points differ in length");
+    const std::size_t n = std::min(out.size(), points.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const Sum sum = accumulate(field, points[i], sources);
+        out[i] = {static_cast<float>(sum.x), static_cast<float>(sum.y)};
+    }
 }
 
 template <class Source>
@@ -101,6 +114,15 @@ Vec2 GravityField::at(Vec2 point, std::span<const Summary> sources) const {
     VANTAGE_ASSERT_VALID(*this, "GravityField::at");
     const Sum sum = accumulate(*this, point, sources);
     return {static_cast<float>(sum.x), static_cast<float>(sum.y)};
+}
+
+void GravityField::at_each(std::span<const Vec2> points, std::span<const WeightedPoint> sources,
+                           std::span<Vec2> out) const {
+    accumulate_each(*this, points, sources, out);
+}
+
+void GravityField::at_each(std::span<const Vec2> points, std::span<const Summary> sources, std::span<Vec2> out) const {
+    accumulate_each(*this, points, sources, out);
 }
 
 FieldError measure_field_error(const GravityField& field, std::span<const WeightedPoint> sources,

@@ -7,9 +7,10 @@ BlackholeClientHalf::BlackholeClientHalf(GravityField field, std::span<const Vec
     : field_(field), position_(positions.begin(), positions.end()), velocity_(velocities.begin(), velocities.end()) {}
 
 std::size_t BlackholeClientHalf::integrate(float dt_s) {
-    const std::span<const WeightedPoint> field(attractors_);
+    pull_.resize(position_.size());
+    field_.at_each(position_, attractors_, pull_);
     for (std::size_t i = 0; i < position_.size(); ++i) {
-        velocity_[i] += field_.at(position_[i], field) * dt_s;
+        velocity_[i] += pull_[i] * dt_s;
         position_[i] += velocity_[i] * dt_s;
     }
     return position_.size() * attractors_.size();

@@ -58,6 +58,7 @@ private:
     std::vector<std::uint8_t> hole_ids_;
     std::vector<Vec2> position_;
     std::vector<Vec2> velocity_;
+    std::vector<Vec2> pull_;  // integrate() scratch: the field at every pellet
     std::uint64_t decode_errors_ = 0;
 };
 

@@ -189,9 +189,14 @@ void BlackholeWorld::step_pellets(float dt) {
         const float r = kCoreFraction * hole_radius(holes_[source_ids_[s]]);
         reach2[s] = r * r;
     }
+    // Every pellet's pull first, in one call: a pellet's field depends only on its own
+    // position and the sources, neither of which the loop below changes for the pellets
+    // after it.
+    pellet_pull_.resize(pellet_pos_.size());
+    pellet_field_.at_each(pellet_pos_, sources, pellet_pull_);
     for (std::size_t i = 0; i < pellet_pos_.size(); ++i) {
         // Semi-implicit Euler, the same step every client takes with what it was sent.
-        pellet_vel_[i] += pellet_field_.at(pellet_pos_[i], sources) * dt;
+        pellet_vel_[i] += pellet_pull_[i] * dt;
         pellet_pos_[i] += pellet_vel_[i] * dt;
         const Vec2 p = pellet_pos_[i];
         bool gone = p.x < 0.0f || p.y < 0.0f || p.x > kArenaSize || p.y > kArenaSize;

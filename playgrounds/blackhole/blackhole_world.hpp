@@ -104,6 +104,7 @@ private:
     std::vector<std::uint8_t> source_ids_;
     std::vector<Vec2> pellet_pos_;
     std::vector<Vec2> pellet_vel_;
+    std::vector<Vec2> pellet_pull_;        // step_pellets() scratch: the field at every pellet
     std::vector<std::uint8_t> respawned_;  // flag per pellet since the last clear
     std::vector<std::uint16_t> respawn_list_;
 };

@@ -108,19 +108,38 @@ void report_evaluations(benchmark::State& state, std::uint64_t evaluations) {
     state.SetItemsProcessed(static_cast<std::int64_t>(evaluations));
 }
 
+// The exact field at every pellet from the first `sources` holes: one at() call per pellet,
+// and the same through at_each() (one call for all of them; the per-call cost is what
+// differs, most of all in wasm, with few sources per call).
 void BM_FieldExact(benchmark::State& state) {
     const BlackHoleTick tick;
-    const std::span<const WeightedPoint> sources(tick.holes);
+    const std::span<const WeightedPoint> sources =
+        std::span<const WeightedPoint>(tick.holes).first(static_cast<std::size_t>(state.range(0)));
     std::uint64_t evaluations = 0;
     for (auto _ : state) {
         Vec2 sum{};
         for (const Vec2 p : tick.pellets) sum += tick.field.at(p, sources);
         benchmark::DoNotOptimize(sum);
-        evaluations += tick.pellets.size() * tick.holes.size();
+        evaluations += tick.pellets.size() * sources.size();
     }
     report_evaluations(state, evaluations);
 }
-BENCHMARK(BM_FieldExact)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FieldExact)->ArgName("sources")->Arg(8)->Arg(64)->Unit(benchmark::kMicrosecond);
+
+void BM_FieldExactEach(benchmark::State& state) {
+    const BlackHoleTick tick;
+    const std::span<const WeightedPoint> sources =
+        std::span<const WeightedPoint>(tick.holes).first(static_cast<std::size_t>(state.range(0)));
+    std::vector<Vec2> field(tick.pellets.size());
+    std::uint64_t evaluations = 0;
+    for (auto _ : state) {
+        tick.field.at_each(tick.pellets, sources, field);
+        benchmark::DoNotOptimize(field.data());
+        evaluations += tick.pellets.size() * sources.size();
+    }
+    report_evaluations(state, evaluations);
+}
+BENCHMARK(BM_FieldExactEach)->ArgName("sources")->Arg(8)->Arg(64)->Unit(benchmark::kMicrosecond);
 
 // Build (once per send round, shared by every client: charged here to one client, the worst
 // case), walk from the client's hole, then the field from the summaries. disc:0 is the

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -76,6 +77,34 @@ TEST(GravityField, NonFiniteSourcesAreSkipped) {
     const Vec2 a = kGame.at({0.0f, 0.0f}, std::span<const WeightedPoint>(clean));
     const Vec2 b = kGame.at({0.0f, 0.0f}, std::span<const WeightedPoint>(dirty));
     EXPECT_EQ(a, b);
+}
+
+TEST(GravityField, AtEachIsAtForEveryPointBitForBit) {
+    // The batch form a client integrates with: the same field, point by point, from real
+    // sources (non-finite ones among them) and from summaries, at finite and NaN probes.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    Arena a = arena(7, 64, 200);
+    a.holes.push_back({nan, 0.0f, 1.0f});
+    a.holes.push_back({0.0f, 0.0f, std::numeric_limits<float>::infinity()});
+    a.pellets.push_back({nan, 5.0f});
+    a.pellets.push_back(a.holes[3].position());
+    AggregateTree tree;
+    std::vector<Summary> summaries;
+    tree.build_in(a.holes, {1500.0f, 1500.0f}, 3000.0f, 10);
+    tree.summarize(a.viewer, 0.7f, summaries);
+    ASSERT_GT(summaries.size(), 1u);
+    std::vector<Vec2> exact(a.pellets.size());
+    std::vector<Vec2> summarized(a.pellets.size());
+    kGame.at_each(a.pellets, std::span<const WeightedPoint>(a.holes), exact);
+    kGame.at_each(a.pellets, std::span<const Summary>(summaries), summarized);
+    for (std::size_t i = 0; i < a.pellets.size(); ++i) {
+        const Vec2 one = kGame.at(a.pellets[i], std::span<const WeightedPoint>(a.holes));
+        const Vec2 one_summarized = kGame.at(a.pellets[i], std::span<const Summary>(summaries));
+        EXPECT_EQ(std::memcmp(&exact[i], &one, sizeof(Vec2)), 0) << "pellet " << i;
+        EXPECT_EQ(std::memcmp(&summarized[i], &one_summarized, sizeof(Vec2)), 0) << "pellet " << i;
+    }
+    EXPECT_TRUE(exact.back().is_finite());
+    EXPECT_EQ(exact[exact.size() - 2], Vec2{}) << "a NaN probe feels nothing, as from at()";
 }
 
 TEST(GravityField, ValidateRejectsNegativeOrNonFiniteSettings) {

@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
+#include "vantage/bit_cast.hpp"
+#include "vantage/random.hpp"
 #include "vantage/vec.hpp"
 
 namespace vantage {
@@ -29,6 +33,41 @@ TEST(Vec2, FinitenessIsReported) {
     EXPECT_TRUE((Vec2{1.0f, 2.0f}).is_finite());
     EXPECT_FALSE((Vec2{std::numeric_limits<float>::quiet_NaN(), 0.0f}).is_finite());
     EXPECT_FALSE((Vec2{0.0f, std::numeric_limits<float>::infinity()}).is_finite());
+}
+
+TEST(AllFinite, AgreesWithStdIsfiniteOnEveryKindOfFloat) {
+    // The one-comparison test (v - v summed) against the definition: special values in every
+    // position of pairs and triples, then random bit patterns (every exponent, NaN payloads
+    // and denormals included).
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    const std::vector<float> specials{0.0f,
+                                      -0.0f,
+                                      1.0f,
+                                      -3.5f,
+                                      std::numeric_limits<float>::max(),
+                                      std::numeric_limits<float>::lowest(),
+                                      std::numeric_limits<float>::min(),
+                                      std::numeric_limits<float>::denorm_min(),
+                                      -std::numeric_limits<float>::denorm_min(),
+                                      inf,
+                                      -inf,
+                                      std::numeric_limits<float>::quiet_NaN(),
+                                      -std::numeric_limits<float>::quiet_NaN(),
+                                      std::numeric_limits<float>::signaling_NaN()};
+    const auto finite = [](float v) { return std::isfinite(v); };
+    for (const float a : specials) {
+        EXPECT_EQ(all_finite(a), finite(a)) << a;
+        for (const float b : specials) {
+            EXPECT_EQ(all_finite(a, b), finite(a) && finite(b)) << a << " " << b;
+            for (const float c : specials) EXPECT_EQ(all_finite(a, b, c), finite(a) && finite(b) && finite(c));
+        }
+    }
+    XorShift rng(0xF1417E);
+    for (int i = 0; i < 200000; ++i) {
+        const float a = bit_cast<float>(static_cast<std::uint32_t>(rng.next()));
+        const float b = bit_cast<float>(static_cast<std::uint32_t>(rng.next() >> 32));
+        ASSERT_EQ(all_finite(a, b), finite(a) && finite(b)) << i;
+    }
 }
 
 TEST(Vec3, ArithmeticIsComponentWise) {
