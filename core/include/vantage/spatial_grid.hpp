@@ -31,21 +31,10 @@
 #include <string_view>
 #include <vector>
 
+#include "vantage/always_inline.hpp"
 #include "vantage/grid_quantizer.hpp"
 #include "vantage/proximity.hpp"
 #include "vantage/vec.hpp"
-
-// g++ inlines a function declared `inline` only within a size budget, so whether a
-// visitor-taking query inlined into its caller (and the visitor into its candidate loop)
-// used to depend on the call site: out of line, each candidate paid a call or a memory
-// increment and an unpredictable branch (core/docs/relevance.md measured 1.2x to 6x).
-#ifndef VANTAGE_ALWAYS_INLINE
-#if defined(__GNUC__) || defined(__clang__)
-#define VANTAGE_ALWAYS_INLINE [[gnu::always_inline]] inline
-#else
-#define VANTAGE_ALWAYS_INLINE inline
-#endif
-#endif
 
 namespace vantage {
 

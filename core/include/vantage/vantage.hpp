@@ -7,6 +7,7 @@
 #include "vantage/ack_window.hpp"
 #include "vantage/adaptive_delay.hpp"
 #include "vantage/aggregate_tree.hpp"
+#include "vantage/always_inline.hpp"
 #include "vantage/assert.hpp"
 #include "vantage/bit_cast.hpp"
 #include "vantage/byte_io.hpp"

@@ -1,0 +1,17 @@
+// VANTAGE_ALWAYS_INLINE: `inline`, plus the compiler's promise to inline at every call site.
+//
+// A function declared `inline` is inlined only within the compiler's size budget, so whether
+// a small hot function (a visitor-taking query, an insert with a rare slow path) inlined into
+// its caller used to depend on the call site and the compiler: out of line, each call paid
+// the call, and in wasm its arguments and results went through memory. Measured where it is
+// used (core/docs/relevance.md): 1.2x to 6x for the grid's radius query, 1.3x for the
+// visibility set's insert in wasm.
+#pragma once
+
+#ifndef VANTAGE_ALWAYS_INLINE
+#if defined(__GNUC__) || defined(__clang__)
+#define VANTAGE_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define VANTAGE_ALWAYS_INLINE inline
+#endif
+#endif
