@@ -36,7 +36,8 @@ bool aggregate_example() {
         c.clusters_sent += 1;
         c.weight_sent += weight;
     };
-    const Vec2 pellet{1500.0f, 1500.0f};
+    const std::vector<Vec2> pellets{{1500.0f, 1500.0f}, {200.0f, 2900.0f}};
+    std::vector<Vec2> accel(pellets.size());
 
     // doc-begin: black-hole
     AggregateTree tree;          // kept across ticks: storage is reused
@@ -55,12 +56,13 @@ bool aggregate_example() {
             }
         }
     }
-    // client side (or the server's ghost): one evaluation path for holes and stand-ins
-    const Vec2 accel = gravity.at(pellet, std::span<const Summary>(field));
+    // client side (or the server's ghost): one evaluation path for holes and stand-ins,
+    // every pellet in one call (gravity.at(pellet, ...) for a single one)
+    gravity.at_each(pellets, std::span<const Summary>(field), accel);
     // doc-end: black-hole
 
     // Every client was told about all the weight, some of it as stand-ins.
-    bool ok = std::isfinite(accel.x) && std::isfinite(accel.y);
+    bool ok = accel[0].is_finite() && accel[1].is_finite() && accel[0] != accel[1];
     for (const Client& c : clients) {
         ok = ok && c.holes_sent > 0 && c.clusters_sent > 0 && std::fabs(c.weight_sent - 64.0f) < 1e-3f;
     }

@@ -52,7 +52,7 @@ struct GravityField {
     // The field at many points in one call: out[i] = at(points[i], sources), bit for bit.
     // For a per-tick integration over every pellet: one call instead of one per point, which
     // in wasm passes the point and the result through memory each time (with a few sources
-    // that was most of the cost; core/docs/aggregation.md). Asserts out.size() ==
+    // that was most of the cost; core/docs/aggregate.md). Asserts out.size() ==
     // points.size().
     void at_each(std::span<const Vec2> points, std::span<const WeightedPoint> sources, std::span<Vec2> out) const;
     void at_each(std::span<const Vec2> points, std::span<const Summary> sources, std::span<Vec2> out) const;

@@ -13,7 +13,7 @@ namespace vantage {
 // True when every argument is finite (neither NaN nor infinite), with one comparison: v - v
 // is +0 for every finite v and NaN for an infinity or a NaN, so the sum is 0 exactly when
 // all are finite. std::isfinite costs two comparisons per value in wasm, and V8 lowers each
-// float comparison to several instructions (core/docs/relevance.md measured the field sum).
+// float comparison to several instructions (core/docs/aggregate.md measured the field sum).
 template <class... Floats>
 constexpr bool all_finite(float first, Floats... rest) {
     return ((first - first) + ... + (rest - rest)) == 0.0f;
