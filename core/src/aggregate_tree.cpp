@@ -11,10 +11,6 @@
 namespace vantage {
 namespace {
 
-bool is_finite_point(const WeightedPoint& p) {
-    return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.weight);
-}
-
 // Quadrant code: bit 0 is x >= cx, bit 1 is y >= cy (the reference toolkit's convention,
 // core/docs/background.md, so a point on a dividing line belongs to the upper side).
 unsigned quadrant(float x, float y, float cx, float cy) {
@@ -60,7 +56,7 @@ void AggregateTree::build(std::span<const WeightedPoint> points, int max_depth) 
     double max_x = -min_x;
     double max_y = -min_x;
     for (const WeightedPoint& p : points) {
-        if (!is_finite_point(p)) continue;
+        if (!p.is_finite()) continue;
         min_x = std::min(min_x, static_cast<double>(p.x));
         min_y = std::min(min_y, static_cast<double>(p.y));
         max_x = std::max(max_x, static_cast<double>(p.x));
@@ -97,7 +93,7 @@ void AggregateTree::build_cell(std::span<const WeightedPoint> points, double cen
     skipped_ = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
         const WeightedPoint& p = points[i];
-        if (!is_finite_point(p)) {
+        if (!p.is_finite()) {
             ++skipped_;
             continue;
         }

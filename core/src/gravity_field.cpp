@@ -15,8 +15,10 @@ struct Sum {
     std::uint64_t evaluations = 0;
 };
 
-bool finite_source(float x, float y, float weight) {
-    return all_finite(x, y, weight);
+// The tree's rule (WeightedPoint::is_finite), for real sources and summaries alike.
+template <class Source>
+bool finite_source(const Source& s) {
+    return WeightedPoint{s.x, s.y, s.weight}.is_finite();
 }
 
 // The one evaluation both source kinds share. Terms in float (what a game steps with), the
@@ -26,7 +28,7 @@ template <class Source>
 Sum accumulate(const GravityField& field, Vec2 point, std::span<const Source> sources) {
     Sum sum;
     for (const Source& s : sources) {
-        if (!finite_source(s.x, s.y, s.weight)) continue;
+        if (!finite_source(s)) continue;
         ++sum.evaluations;
         const float dx = s.x - point.x;
         const float dy = s.y - point.y;
@@ -57,7 +59,7 @@ template <class Source>
 double total_weight(std::span<const Source> sources) {
     double w = 0.0;
     for (const Source& s : sources) {
-        if (finite_source(s.x, s.y, s.weight)) w += s.weight;
+        if (finite_source(s)) w += s.weight;
     }
     return w;
 }

@@ -123,10 +123,7 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
 }
 
 CellWindow SpatialGrid::window(Vec2 center, float radius) const {
-    if (!queryable(center, radius)) return {};
-    const double cx = static_cast<double>(center.x);
-    const double cy = static_cast<double>(center.y);
-    return window_of_box(cx, cy, cx, cy, static_cast<double>(search_reach(radius)));
+    return window_of_query(center, radius);
 }
 
 std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const {

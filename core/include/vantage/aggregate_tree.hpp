@@ -72,6 +72,9 @@ struct WeightedPoint {
     float weight = 0.0f;
 
     constexpr Vec2 position() const { return {x, y}; }
+    // Position and weight all finite: what a tree bins and a GravityField sums; anything else
+    // is skipped by both, so an exact field and a summarized one see the same set.
+    constexpr bool is_finite() const { return all_finite(x, y, weight); }
 };
 
 // What a walk emits: one input point (count == 1, nothing approximated) or a stand-in for a
