@@ -156,8 +156,28 @@
     return bytes;
   }
 
+  // What the module needs from the engine, checked before the download so that an old
+  // browser gets a sentence instead of a compile error. The SIMD probe is a one-function
+  // module whose body is a v128.const.
+  const simdProbe = new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,  // "\0asm", version 1
+    0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,  // types: () -> v128
+    0x03, 0x02, 0x01, 0x00,  // functions: one of type 0
+    0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c,  // code: one body, no locals, v128.const
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0b]);
+  function missingFeature() {
+    if (typeof WebAssembly !== 'object') return 'this browser has no WebAssembly';
+    if (!WebAssembly.validate(simdProbe))
+      return 'this browser has no WebAssembly SIMD (Chrome 91, Firefox 89, Safari 16.4 or later have it)';
+    return '';
+  }
+  const missing = missingFeature();
+  if (missing) {
+    fail('Vantage could not load: ' + missing + '.');
+    return;
+  }
+
   loadWasm().then((bytes) => {
-    if (typeof WebAssembly !== 'object') throw new Error('this browser has no WebAssembly');
     window.Module.wasmBinary = bytes;
     progressText.textContent = 'Starting…';
     const script = document.createElement('script');

@@ -2,7 +2,8 @@
 // native time, wasm time and the wasm/native ratio. Prints it and writes it as CSV and
 // Markdown under OUT_DIR, with the machine it came from. A full run (no FILTER) also
 // becomes latest.md, the table the README quotes; a filtered run only gets its own file.
-//   node compare.mjs NATIVE_JSON WASM_JSON OUT_DIR [FILTER]
+// Each side may be several runs, one per process, as a comma-separated list.
+//   node compare.mjs NATIVE_JSON[,NATIVE_JSON...] WASM_JSON[,WASM_JSON...] OUT_DIR [FILTER]
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { hostname } from 'node:os';
@@ -10,19 +11,19 @@ import { hostname } from 'node:os';
 const [nativePath, wasmPath, outDir, filter = ''] = process.argv.slice(2);
 if (!nativePath || !outDir) { console.error('usage: node compare.mjs NATIVE_JSON WASM_JSON OUT_DIR'); process.exit(2); }
 
-function load(path) {
-  if (!path || !existsSync(path)) return { times: new Map(), ratios: new Map(), repetitions: 0 };
+function load(paths) {
+  const files = (paths || '').split(',').filter((p) => p && existsSync(p));
   // Google Benchmark writes a 0/0 counter of an aggregate (the _cv of a counter that is
   // always 0) as a bare NaN, which is not JSON; such values become null.
-  const text = readFileSync(path, 'utf8').replace(/:\s*-?(nan|NaN|inf|Infinity)\b/g, ': null');
-  const runs = JSON.parse(text).benchmarks || [];
+  const runs = files.flatMap((path) =>
+    JSON.parse(readFileSync(path, 'utf8').replace(/:\s*-?(nan|NaN|inf|Infinity)\b/g, ': null')).benchmarks || []);
   const toNs = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
   // Only plain iterations (aggregates such as _mean would double count). Wall time on both
   // sides: under Node, Emscripten's process CPU clock IS the wall clock (library_wasi.js maps
   // every clock but realtime to performance.now), so native CPU time against wasm "CPU time"
-  // charged every wait for a busy shared core to wasm alone. With repetitions, the fastest
+  // charged every wait for a busy shared core to wasm alone. With several runs, the fastest
   // one: load on a shared machine only ever adds time, so the minimum is the best estimate
-  // of the code's own cost. A paired benchmark's `ratio` counter: the median repetition's.
+  // of the code's own cost. A paired benchmark's `ratio` counter: the median run's.
   const times = new Map(), ratios = new Map(), runsOf = new Map();
   for (const b of runs.filter((r) => (r.run_type || 'iteration') === 'iteration')) {
     const ns = b.real_time * (toNs[b.time_unit] || 1);
@@ -32,7 +33,7 @@ function load(path) {
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return { times, ratios: new Map([...ratios].map(([name, xs]) => [name, median(xs)])),
-    repetitions: Math.max(1, ...runsOf.values()) };
+    repetitions: Math.max(1, ...runsOf.values()), processes: files.length };
 }
 const sh = (cmd) => { try { return execSync(cmd, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim(); } catch { return 'unknown'; } };
 
@@ -85,7 +86,8 @@ const md = [`# Benchmarks, native vs wasm (${machine.date})`, '',
   `Wasm: ${machine.wasm_compiler}, -O3, run under Node ${machine.node}. Wall time per iteration on both sides`,
   `(Emscripten's CPU clock is the wall clock, so native CPU time would not compare like with like); load average`,
   `at the end of the run: ${sh('cut -d" " -f1-3 /proc/loadavg')}.` +
-  (repetitions > 1 ? ` ${repetitions} repetitions per side, interleaved at random; each time is the fastest repetition.` : ''), '',
+  (repetitions > 1 ? ` ${repetitions} runs per side` + (nativeRun.processes > 1 ? ', each its own process, native and wasm alternating' : ', interleaved at random') +
+    '; each time is the fastest run.' : ''), '',
   `Median wasm/native ratio ${median !== undefined ? median.toFixed(2) : 'n/a'}; ${over.length} of ${ratios.length} above 1.5x.`, '',
   '| benchmark | native | wasm | wasm/native |', '|---|---:|---:|---:|',
   ...rows.map((r) => `| ${r.name} | ${fmt(r.n)} | ${fmt(r.w)} | ${r.ratio !== undefined ? r.ratio.toFixed(2) : ''} |`),

@@ -86,6 +86,26 @@ suite.test('a missing .wasm produces a visible error', async ({ page, base, shot
   await shot('missing-wasm');
 });
 
+suite.test('a browser without WebAssembly SIMD is told so, and nothing is downloaded', async ({ page, base }) => {
+  // The engine's own validator, answering as one without SIMD would (a real validate is
+  // kept for every other module, so only the page's probe is refused).
+  await page.addInitScript(() => {
+    const validate = WebAssembly.validate.bind(WebAssembly);
+    WebAssembly.validate = (bytes) => {
+      const b = new Uint8Array(bytes.buffer || bytes);
+      const usesSimd = b.some((v, i) => v === 0xfd && b[i + 1] === 0x0c);
+      return usesSimd ? false : validate(bytes);
+    };
+  });
+  let wasmRequested = false;
+  page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasmRequested = true; });
+  await page.goto(base);
+  await page.waitForSelector('#message:not([hidden])', { timeout: 15000 });
+  const text = await page.textContent('#message-text');
+  assert(text.includes('no WebAssembly SIMD') && text.includes('Safari 16.4'), 'message: ' + text);
+  assert(!wasmRequested, 'the .wasm was requested anyway');
+});
+
 suite.test('meters are measured and move as the simulation runs', async ({ page, base }) => {
   await openApp(page, base, 'meter/seed=4', 120);
   const a = await page.evaluate(() => window.vantage.state());

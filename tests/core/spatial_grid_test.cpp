@@ -285,6 +285,60 @@ TEST(SpatialGrid, PointsOutsideTheAreaAreClampedToEdgeCellsAndStillFoundExactly)
     EXPECT_EQ(grid_query(grid, {-1e30f, 1e30f}, 1.0f), (std::vector<std::uint32_t>{4}));
 }
 
+// The build's fast path (two truncations natively; in wasm with SIMD, both axes in one
+// vector and the cell read out of a double's bits) must file every point in the cell that
+// cell_index_of() gives it, the clamping path's answer, and count as clamped exactly the points whose
+// continuous coordinates fall outside [0, columns) x [0, rows). Points sit on and one ulp
+// either side of every cell edge, with an origin and a cell size that are not round in
+// binary, plus random points inside and around the area.
+TEST(SpatialGrid, EveryPointIsFiledInTheCellItsCoordinatesGive) {
+    const SpatialGridOptions options{.origin = {-17.3f, 4.1f}, .extent = {29.0f, 12.7f}, .cell_size = 0.7f};
+    SpatialGrid grid(options);
+    std::vector<Vec2> points;
+    const auto edge = [&](float origin, std::uint32_t k) { return origin + static_cast<float>(k) * options.cell_size; };
+    const float inf = std::numeric_limits<float>::infinity();
+    for (std::uint32_t k = 0; k <= std::max(grid.columns(), grid.rows()) + 1; ++k) {
+        const float x = edge(options.origin.x, std::min(k, grid.columns() + 1));
+        const float y = edge(options.origin.y, std::min(k, grid.rows() + 1));
+        for (const float dx : {std::nextafter(x, -inf), x, std::nextafter(x, inf)}) {
+            for (const float dy : {std::nextafter(y, -inf), y, std::nextafter(y, inf)}) points.push_back({dx, dy});
+        }
+    }
+    std::uint64_t state = 7;
+    const auto next_unit = [&state] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<float>(state >> 40) / static_cast<float>(1u << 24);
+    };
+    for (int i = 0; i < 5000; ++i) {
+        points.push_back({options.origin.x - 5.0f + next_unit() * (options.extent.x + 10.0f),
+                          options.origin.y - 5.0f + next_unit() * (options.extent.y + 10.0f)});
+    }
+    points.push_back({-0.0f, -0.0f});
+    points.push_back({options.origin.x, -3e38f});
+    points.push_back({3e38f, options.origin.y});
+
+    const SpatialGridBuild built = grid.build(points);
+    ASSERT_EQ(built.binned, points.size());
+    const double inverse = 1.0 / static_cast<double>(options.cell_size);
+    std::uint32_t outside = 0;
+    for (const Vec2 p : points) {
+        const double cx = (static_cast<double>(p.x) - static_cast<double>(options.origin.x)) * inverse;
+        const double cy = (static_cast<double>(p.y) - static_cast<double>(options.origin.y)) * inverse;
+        if (!(cx >= 0.0 && cx < grid.columns() && cy >= 0.0 && cy < grid.rows())) ++outside;
+    }
+    EXPECT_EQ(built.clamped, outside);
+    EXPECT_GT(outside, 0u);
+    std::size_t filed = 0;
+    grid.for_each_occupied_cell([&](std::uint32_t cell, std::span<const std::uint32_t> ids, std::span<const Vec2>) {
+        for (const std::uint32_t id : ids) {
+            EXPECT_EQ(grid.cell_index_of(points[id]), cell)
+                << "point " << id << " at (" << points[id].x << ", " << points[id].y << ")";
+            ++filed;
+        }
+    });
+    EXPECT_EQ(filed, points.size());
+}
+
 TEST(SpatialGrid, BadQueriesMatchNothing) {
     SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
     const std::vector<Vec2> points = {{5.0f, 5.0f}};
