@@ -156,9 +156,9 @@
     return bytes;
   }
 
-  // What the module needs from the engine, checked before the download so that an old
-  // browser gets a sentence instead of a compile error. The SIMD probe is a one-function
-  // module whose body is a v128.const.
+  // What the module needs from the engine, checked before the app is started so that an
+  // old browser gets a sentence instead of a compile error (index.html preloads the .wasm
+  // for everyone else). The SIMD probe is a one-function module whose body is a v128.const.
   const simdProbe = new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,  // "\0asm", version 1
     0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,  // types: () -> v128
