@@ -3,12 +3,12 @@
 // Markdown under OUT_DIR, with the machine it came from. A full run (no FILTER) also
 // becomes latest.md, the table the README quotes; a filtered run only gets its own file.
 // Each side may be several runs, one per process, as a comma-separated list.
-//   node compare.mjs NATIVE_JSON[,NATIVE_JSON...] WASM_JSON[,WASM_JSON...] OUT_DIR [FILTER]
+//   node compare.mjs NATIVE_JSON[,NATIVE_JSON...] WASM_JSON[,WASM_JSON...] OUT_DIR [FILTER [WARMUP_SECONDS]]
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 import { hostname } from 'node:os';
 
-const [nativePath, wasmPath, outDir, filter = ''] = process.argv.slice(2);
+const [nativePath, wasmPath, outDir, filter = '', warmup = '0'] = process.argv.slice(2);
 if (!nativePath || !outDir) { console.error('usage: node compare.mjs NATIVE_JSON WASM_JSON OUT_DIR'); process.exit(2); }
 
 function load(paths) {
@@ -86,6 +86,7 @@ const md = [`# Benchmarks, native vs wasm (${machine.date})`, '',
   `Wasm: ${machine.wasm_compiler}, -O3, run under Node ${machine.node}. Wall time per iteration on both sides`,
   `(Emscripten's CPU clock is the wall clock, so native CPU time would not compare like with like); load average`,
   `at the end of the run: ${sh('cut -d" " -f1-3 /proc/loadavg')}.` +
+  (Number(warmup) > 0 ? ` Each benchmark ran ${warmup} s untimed first (V8 times a long wasm call in its baseline compiler otherwise).` : '') +
   (repetitions > 1 ? ` ${repetitions} runs per side` + (nativeRun.processes > 1 ? ', each its own process, native and wasm alternating' : ', interleaved at random') +
     '; each time is the fastest run.' : ''), '',
   `Median wasm/native ratio ${median !== undefined ? median.toFixed(2) : 'n/a'}; ${over.length} of ${ratios.length} above 1.5x.`, '',
