@@ -130,10 +130,19 @@ AggregateTree::Sums AggregateTree::build_node(std::uint32_t begin, std::uint32_t
         // Stable 4-way partition by quadrant, so each child owns a contiguous run (members
         // are a slice) and points keep input order inside a run (the layout, and with it the
         // summation order, depends only on the input: the same on every platform).
-        std::array<std::uint32_t, 4> runs{};
+        // Counted in registers (points on the right, points above, both) rather than as
+        // ++runs[quadrant]: that increment through memory waits on the previous one whenever
+        // neighbouring points share a quadrant.
+        std::uint32_t right = 0;
+        std::uint32_t above = 0;
+        std::uint32_t both = 0;
         for (std::uint32_t i = begin; i < end; ++i) {
-            ++runs[quadrant(records_[i].x, records_[i].y, cx, cy)];
+            const unsigned q = quadrant(records_[i].x, records_[i].y, cx, cy);
+            right += q & 1u;
+            above += q >> 1;
+            both += q >> 1 & q;
         }
+        const std::array<std::uint32_t, 4> runs{count - right - above + both, right - both, above - both, both};
         const bool split = std::find(runs.begin(), runs.end(), count) == runs.end();
         if (split) {
             std::array<std::uint32_t, 4> next{begin, begin + runs[0], begin + runs[0] + runs[1],

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "vantage/always_inline.hpp"
 #include "vantage/assert.hpp"
 #include "vantage/proximity.hpp"
 
@@ -229,7 +230,7 @@ CrossLinkStatus CrossLink::neighbors_in_radius(std::uint32_t id, float radius, s
     // above gives the whole answer in y list order.
     visit_band(
         id, search_reach(radius),
-        [&](std::uint32_t m) {
+        [&](std::uint32_t m) VANTAGE_ALWAYS_INLINE_LAMBDA {
             if (within_radius(nodes_[m].position, c, radius)) out.push_back(m);
         },
         [&] { std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()); });
