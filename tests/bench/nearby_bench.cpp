@@ -155,7 +155,7 @@ public:
             const std::uint32_t a = order[i];
             for (std::size_t j = i + 1; j < order.size() && boxes_[order[j]].min.x - boxes_[a].max.x <= kEnter; ++j) {
                 const std::uint32_t b = order[j];
-                if (NearbyDetector::gap(boxes_[a], boxes_[b]) <= kEnter) {
+                if (NearbyDetector::within(boxes_[a], boxes_[b], kEnter)) {
                     partners_[a].push_back(b);
                     partners_[b].push_back(a);
                 }
@@ -169,7 +169,7 @@ public:
         std::vector<std::uint32_t>& mine = partners_[id];
         for (std::size_t k = mine.size(); k-- > 0;) {
             const std::uint32_t other = mine[k];
-            if (NearbyDetector::gap(box, boxes_[other]) > kLeave) {
+            if (!NearbyDetector::within(box, boxes_[other], kLeave)) {
                 erase(partners_[other], id);
                 mine[k] = mine.back();
                 mine.pop_back();
@@ -181,7 +181,7 @@ public:
         const auto n = static_cast<std::uint32_t>(boxes_.size());
         for (std::uint32_t other = 0; other < n; ++other) {
             if (other == id || mark_[other] == epoch_) continue;
-            if (NearbyDetector::gap(box, boxes_[other]) <= kEnter) {
+            if (NearbyDetector::within(box, boxes_[other], kEnter)) {
                 mine.push_back(other);
                 partners_[other].push_back(id);
                 sink.became_nearby(std::min(id, other), std::max(id, other));
@@ -251,8 +251,7 @@ public:
                     const std::uint32_t a = items_[i];
                     for (std::uint32_t j = i + 1; j < start_[c + 1]; ++j) {
                         const std::uint32_t b = items_[j];
-                        const float g = NearbyDetector::gap(boxes[a], boxes[b]);
-                        if (g > kLeave) continue;
+                        if (!NearbyDetector::within(boxes[a], boxes[b], kLeave)) continue;
                         // Report the pair only in the cell holding the low corner of the overlap
                         // of the two boxes grown by half the leave margin: exactly one cell.
                         const float ox = std::max(boxes[a].min.x, boxes[b].min.x) - half;
@@ -260,7 +259,7 @@ public:
                         if (cell_x(ox) != cx || cell_x(oy) != cy) continue;
                         const std::uint64_t key = pair_key(a, b);
                         const bool was = std::binary_search(previous_.begin(), previous_.end(), key);
-                        if (g <= kEnter || was) current_.push_back(key);
+                        if (was || NearbyDetector::within(boxes[a], boxes[b], kEnter)) current_.push_back(key);
                     }
                 }
             }

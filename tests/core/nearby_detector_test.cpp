@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <set>
@@ -202,6 +203,32 @@ TEST(NearbyDetector, GapIsTheLargerPerAxisSeparationAndNegativeWhenOverlapping) 
     EXPECT_FLOAT_EQ(NearbyDetector::gap(box_at(0, 0), box_at(3, 5)), 4.0f);
     EXPECT_FLOAT_EQ(NearbyDetector::gap(box_at(3, 5), box_at(0, 0)), 4.0f);
     EXPECT_LT(NearbyDetector::gap(box_at(0, 0), box_at(0.5f, 0)), 0.0f);
+}
+
+// within() is gap() <= margin without the maxes: the same answer for every finite pair,
+// including pairs exactly at the margin on either axis and overlapping ones.
+TEST(NearbyDetector, WithinIsGapAtMostTheMargin) {
+    XorShift rng(0x6A9);
+    const float margins[] = {-0.5f, 0.0f, 1.0f, 2.5f};
+    std::size_t inside = 0;
+    std::size_t checked = 0;
+    for (int i = 0; i < 20000; ++i) {
+        // Coordinates on a quarter grid, so differences land exactly on the margins often.
+        auto q = [&rng] { return std::floor(rng.range(0.0f, 40.0f)) * 0.25f; };
+        const float ax = q(), ay = q(), bx = q(), by = q();
+        const NearbyDetector::Box a{{ax, ay}, {ax + q() * 0.2f, ay + q() * 0.2f}};
+        const NearbyDetector::Box b{{bx, by}, {bx + q() * 0.2f, by + q() * 0.2f}};
+        for (const float m : margins) {
+            const bool expected = NearbyDetector::gap(a, b) <= m;
+            ASSERT_EQ(NearbyDetector::within(a, b, m), expected) << "pair " << i << " margin " << m;
+            ASSERT_EQ(NearbyDetector::within(b, a, m), expected) << "pair " << i << " margin " << m;
+            inside += expected ? 1 : 0;
+            ++checked;
+        }
+    }
+    // Both answers occur often, so the comparison covers both sides of the rule.
+    EXPECT_GT(inside, checked / 20);
+    EXPECT_LT(inside, checked - checked / 20);
 }
 
 TEST(NearbyDetector, BoxesWithinEnterMarginBecomeNearbyOnInsert) {

@@ -113,6 +113,15 @@ public:
     // one predicate both the detector and any oracle must use: a pair is "within m" when
     // gap(a, b) <= m. Symmetric in a and b, computed in float.
     static float gap(const Box& a, const Box& b);
+    // gap(a, b) <= margin for finite boxes, without gap's float maxes: all four differences
+    // are at most the margin, tested without a branch. For a loop over many pairs, as a
+    // brute-force oracle has: in wasm V8 turns each float max into a branch, and gap() per
+    // pair ran 7x slower than natively.
+    static bool within(const Box& a, const Box& b, float margin) {
+        const int x = static_cast<int>(b.min.x - a.max.x <= margin) & static_cast<int>(a.min.x - b.max.x <= margin);
+        const int y = static_cast<int>(b.min.y - a.max.y <= margin) & static_cast<int>(a.min.y - b.max.y <= margin);
+        return (x & y) != 0;
+    }
 
     // Asserts that options validate().
     explicit NearbyDetector(const NearbyOptions& options = {});
