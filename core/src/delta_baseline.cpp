@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <iterator>
 
 #include "vantage/assert.hpp"
 #include "vantage/delta_wire.hpp"
@@ -24,10 +23,42 @@ void reserve_at_least(std::vector<std::uint64_t>& v, std::size_t n, std::size_t 
     if (v.capacity() < n) v.reserve(std::max(n, room));
 }
 
-// out = a - b, both ascending.
-void difference(std::span<const std::uint64_t> a, std::span<const std::uint64_t> b, std::vector<std::uint64_t>& out) {
+// out = what write(first) writes from first on, at most bound keys. The set algorithms write
+// through a pointer into the sized buffer: a back_inserter is a capacity check per key, and
+// clang leaves its operator= out of line in wasm, a call per key.
+template <class Write>
+void write_keys(std::vector<std::uint64_t>& out, std::size_t bound, Write write) {
     out.clear();
-    std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+    out.resize(bound);
+    out.resize(static_cast<std::size_t>(write(out.data()) - out.data()));
+}
+
+using Keys = std::span<const std::uint64_t>;
+
+// out = a - b, both ascending.
+void difference(Keys a, Keys b, std::vector<std::uint64_t>& out) {
+    write_keys(out, a.size(), [&](std::uint64_t* first) {
+        return std::set_difference(a.begin(), a.end(), b.begin(), b.end(), first);
+    });
+}
+
+// out = a and b, both ascending.
+void intersection(Keys a, Keys b, std::vector<std::uint64_t>& out) {
+    write_keys(out, std::min(a.size(), b.size()), [&](std::uint64_t* first) {
+        return std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), first);
+    });
+}
+
+// out = a or b, both ascending.
+void union_of(Keys a, Keys b, std::vector<std::uint64_t>& out) {
+    write_keys(out, a.size() + b.size(),
+               [&](std::uint64_t* first) { return std::set_union(a.begin(), a.end(), b.begin(), b.end(), first); });
+}
+
+// out = a and b merged, disjoint and ascending.
+void merge(Keys a, Keys b, std::vector<std::uint64_t>& out) {
+    write_keys(out, a.size() + b.size(),
+               [&](std::uint64_t* first) { return std::merge(a.begin(), a.end(), b.begin(), b.end(), first); });
 }
 
 }  // namespace
@@ -122,8 +153,8 @@ void DeltaBaseline::make_room(std::size_t n) {
     // growing them one by one would spread the allocations over the next `history` frames.
     room_ = std::bit_ceil(n);
     for (Sent& s : ring_) s.keys.reserve(room_);
-    for (std::vector<std::uint64_t>* v : {&acked_, &send_base_, &assumed_held_, &scratch_, &target_, &progress_,
-                                          &taken_, &mandatory_, &send_scratch_, &left_scratch_})
+    for (std::vector<std::uint64_t>* v : {&acked_, &send_base_, &assumed_held_, &scratch_, &target_, &must_enter_,
+                                          &must_leave_, &may_enter_, &may_leave_, &progress_, &taken_})
         v->reserve(room_);
 }
 
@@ -223,38 +254,36 @@ bool DeltaBaseline::plan_diff(std::span<const std::uint64_t> current, std::span<
     // Spread. Uncertain keys (possibly held, not certainly) must be named whatever the
     // target, or the client's state after this frame would not be one known set; the other
     // changes are progress, and as many as fit go, in key order from the cursor.
-    difference(held, certain, mandatory_);
-    // Both kinds of progress in one ascending list (std::merge into reserved buffers:
-    // std::inplace_merge would allocate a temporary buffer).
-    scratch_.clear();
-    taken_.clear();
-    std::set_difference(out.entered.begin(), out.entered.end(), mandatory_.begin(), mandatory_.end(),
-                        std::back_inserter(scratch_));
-    std::set_difference(out.left.begin(), out.left.end(), mandatory_.begin(), mandatory_.end(),
-                        std::back_inserter(taken_));
-    progress_.clear();
-    std::merge(scratch_.begin(), scratch_.end(), taken_.begin(), taken_.end(), std::back_inserter(progress_));
-    // Full lists, kept to be filtered per candidate.
-    send_scratch_.assign(out.entered.begin(), out.entered.end());
-    left_scratch_.assign(out.left.begin(), out.left.end());
+    difference(held, certain, scratch_);
+    intersection(out.entered, scratch_, must_enter_);
+    intersection(out.left, scratch_, must_leave_);
+    difference(out.entered, scratch_, may_enter_);
+    difference(out.left, scratch_, may_leave_);
+    merge(may_enter_, may_leave_, progress_);
 
     const std::size_t p = progress_.size();
     const std::size_t start =
         static_cast<std::size_t>(std::lower_bound(progress_.begin(), progress_.end(), cursor_) - progress_.begin());
-    // The first k changes from the cursor on, wrapping, into out (ascending lists).
+    // The first k changes from the cursor on, wrapping, into out: progress_[0, k - tail) and
+    // progress_[start, start + tail), the first below the second. Each list of progress keeps
+    // its part of those two key ranges, merged with its mandatory keys: linear in the lists.
     auto take = [&](std::size_t k) {
         const std::size_t tail = std::min(k, p - start);
-        taken_.assign(progress_.begin(), progress_.begin() + static_cast<std::ptrdiff_t>(k - tail));
-        taken_.insert(taken_.end(), progress_.begin() + static_cast<std::ptrdiff_t>(start),
-                      progress_.begin() + static_cast<std::ptrdiff_t>(start + tail));
-        auto keep = [&](std::uint64_t key) {
-            return std::binary_search(mandatory_.begin(), mandatory_.end(), key) ||
-                   std::binary_search(taken_.begin(), taken_.end(), key);
+        auto pick = [&](const std::vector<std::uint64_t>& must, const std::vector<std::uint64_t>& may,
+                        std::vector<std::uint64_t>& list) {
+            // Where the keys from progress_[i] on begin in may.
+            auto cut = [&](std::size_t i) {
+                return i >= p ? may.end() : std::lower_bound(may.begin(), may.end(), progress_[i]);
+            };
+            const auto head_end = cut(k - tail);
+            const auto tail_begin = cut(start);
+            const auto tail_end = cut(start + tail);
+            taken_.assign(may.begin(), head_end);
+            taken_.insert(taken_.end(), tail_begin, tail_end);
+            merge(must, taken_, list);
         };
-        out.entered.clear();
-        out.left.clear();
-        std::copy_if(send_scratch_.begin(), send_scratch_.end(), std::back_inserter(out.entered), keep);
-        std::copy_if(left_scratch_.begin(), left_scratch_.end(), std::back_inserter(out.left), keep);
+        pick(must_enter_, may_enter_, out.entered);
+        pick(must_leave_, may_leave_, out.left);
         return frame_bytes(out);
     };
     if (take(0) > max) return false;
@@ -269,9 +298,7 @@ bool DeltaBaseline::plan_diff(std::span<const std::uint64_t> current, std::span<
     counters_.spread_frames += 1;
     // target = (certain + entered) - left: certain keys not retracted yet stay, changes not
     // carried yet wait.
-    scratch_.clear();
-    std::set_union(certain.begin(), certain.end(), out.entered.begin(), out.entered.end(),
-                   std::back_inserter(scratch_));
+    union_of(certain, out.entered, scratch_);
     difference(scratch_, out.left, target_);
     return true;
 }
@@ -308,15 +335,11 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
         for (std::size_t i = 0; i < ring_count_; ++i) {
             const Sent& s = sent_at(i);
             if (s.seq <= *acked_seq_) continue;
-            scratch_.clear();
             make_room(std::min(send_base_.size(), s.keys.size()));
-            std::set_intersection(send_base_.begin(), send_base_.end(), s.keys.begin(), s.keys.end(),
-                                  std::back_inserter(scratch_));
+            intersection(send_base_, s.keys, scratch_);
             send_base_.swap(scratch_);
-            scratch_.clear();
             make_room(assumed_held_.size() + s.keys.size());
-            std::set_union(assumed_held_.begin(), assumed_held_.end(), s.keys.begin(), s.keys.end(),
-                           std::back_inserter(scratch_));
+            union_of(assumed_held_, s.keys, scratch_);
             assumed_held_.swap(scratch_);
         }
         out.baseline_seq = acked_seq_;

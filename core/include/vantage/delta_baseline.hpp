@@ -277,12 +277,15 @@ private:
     std::vector<std::uint64_t> send_base_;
     std::vector<std::uint64_t> assumed_held_;
     std::vector<std::uint64_t> scratch_;
-    std::vector<std::uint64_t> target_;        // the state the frame being planned leads to
-    std::vector<std::uint64_t> progress_;      // changes that are not mandatory, ascending
-    std::vector<std::uint64_t> taken_;         // the part of progress_ a spread frame carries
-    std::vector<std::uint64_t> mandatory_;     // uncertain keys, ascending
-    std::vector<std::uint64_t> send_scratch_;  // a spread frame's whole entered list
-    std::vector<std::uint64_t> left_scratch_;  // and its whole left list
+    std::vector<std::uint64_t> target_;  // the state the frame being planned leads to
+    // A spread frame's changes, ascending: the uncertain keys it must name (entered and
+    // left), the others (progress: as many as fit go), and progress in one list.
+    std::vector<std::uint64_t> must_enter_;
+    std::vector<std::uint64_t> must_leave_;
+    std::vector<std::uint64_t> may_enter_;
+    std::vector<std::uint64_t> may_leave_;
+    std::vector<std::uint64_t> progress_;
+    std::vector<std::uint64_t> taken_;  // the part of one list of progress a frame carries
     // Where a spread frame stopped: the next one resumes at the first change from this key
     // on (then wraps), so no change waits behind a stream of lower-keyed ones.
     std::uint64_t cursor_ = 0;
