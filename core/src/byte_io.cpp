@@ -36,27 +36,6 @@ const char* to_string(WireError error) {
     return "unknown wire error";
 }
 
-std::optional<std::int32_t> quantize(float value, float step) {
-    // Per coordinate on every encode path, so a hot check (core/docs/asserts.md).
-    VANTAGE_ASSERT_HOT(std::isfinite(step) && step > 0.0f, "quantize: step must be finite and > 0");
-    if (!std::isfinite(value)) return std::nullopt;
-    const double q = std::round(static_cast<double>(value) / static_cast<double>(step));
-    if (q < static_cast<double>(std::numeric_limits<std::int32_t>::min()) ||
-        q > static_cast<double>(std::numeric_limits<std::int32_t>::max())) {
-        return std::nullopt;
-    }
-    return static_cast<std::int32_t>(q);
-}
-
-std::size_t varint_size(std::uint64_t v) {
-    std::size_t n = 1;
-    while (v >= 0x80u) {
-        v >>= 7;
-        ++n;
-    }
-    return n;
-}
-
 // --- ByteWriter -----------------------------------------------------------------------------
 
 void ByteWriter::write_u16(std::uint16_t v) {
@@ -164,7 +143,7 @@ float ByteReader::read_finite_f32() {
     return v;
 }
 
-std::uint64_t ByteReader::read_varint() {
+std::uint64_t ByteReader::read_long_varint() {
     if (!ok()) return 0;
     std::uint64_t v = 0;
     for (std::size_t i = 0; i < kMaxVarintBytes; ++i) {
@@ -192,27 +171,6 @@ std::uint64_t ByteReader::read_varint_max(std::uint64_t max) {
     if (v > max) {
         fail(WireError::OutOfRange);
         return 0;
-    }
-    return v;
-}
-
-std::int64_t ByteReader::read_zigzag() {
-    return zigzag_decode(read_varint());
-}
-
-float ByteReader::read_fixed(float step) {
-    const std::int64_t q = read_zigzag();
-    if (q < std::numeric_limits<std::int32_t>::min() || q > std::numeric_limits<std::int32_t>::max()) {
-        fail(WireError::OutOfRange);
-        return 0.0f;
-    }
-    // Only quanta write_fixed can produce: near 2^31 a quantum's value rounds (as a float) to
-    // one whose quantum no longer fits 32 bits, so accepting it would decode a frame that
-    // cannot be sent on.
-    const float v = dequantize(static_cast<std::int32_t>(q), step);
-    if (quantize(v, step) != std::optional<std::int32_t>(static_cast<std::int32_t>(q))) {
-        fail(WireError::OutOfRange);
-        return 0.0f;
     }
     return v;
 }

@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "vantage/assert.hpp"
@@ -116,6 +118,47 @@ TEST(Quantize, RoundsToTheNearestStepAndRefusesWhatDoesNotFit) {
     EXPECT_FALSE(quantize(std::numeric_limits<float>::infinity(), 1.0f).has_value());
     EXPECT_FALSE(quantize(3e9f, 1.0f).has_value());
     EXPECT_EQ(dequantize(17, 0.0625f), 1.0625f);
+}
+
+// quantize rounds without std::round; this is the definition it must agree with.
+std::optional<std::int32_t> quantize_by_round(float value, float step) {
+    if (!std::isfinite(value)) return std::nullopt;
+    const double q = std::round(static_cast<double>(value) / static_cast<double>(step));
+    if (q < -2147483648.0 || q > 2147483647.0) return std::nullopt;
+    return static_cast<std::int32_t>(q);
+}
+
+TEST(Quantize, AgreesWithRoundHalfAwayFromZeroOnTiesAndAtTheEdges) {
+    const float steps[] = {0.0625f, 1.0f / 16.0f / 3.0f, 0.1f, 1.0f, 3.0f, 1e-30f, 1e30f};
+    std::vector<float> values{
+        0.0f, -0.0f, 1e-45f, -1e-45f, std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()};
+    for (const float step : steps) {
+        // Exact halves (k + 0.5) * step where the float holds them, and one ulp either side.
+        for (const double k : {0.0, 1.0, 2.0, 7.0, 1000.0, 123456.0, 4194303.0}) {
+            for (const double sign : {1.0, -1.0}) {
+                const auto half = static_cast<float>(sign * (k + 0.5) * step);
+                values.insert(values.end(), {half, std::nextafter(half, 0.0f), std::nextafter(half, 2.0f * half)});
+            }
+        }
+        // Both 32-bit edges, where the quantum stops fitting.
+        for (const double edge : {2147483647.0, 2147483647.5, 2147483648.0, -2147483648.0, -2147483648.5}) {
+            const auto v = static_cast<float>(edge * step);
+            values.insert(values.end(), {v, std::nextafter(v, 0.0f), std::nextafter(v, 2.0f * v)});
+        }
+    }
+    XorShift rng(17);
+    for (int i = 0; i < 20000; ++i) {
+        std::uint32_t bits = static_cast<std::uint32_t>(rng.next());
+        float v = 0.0f;
+        std::memcpy(&v, &bits, sizeof v);
+        values.push_back(v);  // any bit pattern: NaNs, infinities, subnormals
+        values.push_back(rng.range(-5000.0f, 5000.0f));
+    }
+    for (const float step : steps) {
+        for (const float v : values) {
+            ASSERT_EQ(quantize(v, step), quantize_by_round(v, step)) << "value " << v << " step " << step;
+        }
+    }
 }
 
 TEST(ByteReader, EveryPrimitiveRoundTrips) {

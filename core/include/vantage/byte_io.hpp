@@ -18,12 +18,16 @@
 // are checked (VANTAGE_ASSERT_HOT, on unless built with VANTAGE_HOT_ASSERTS=0).
 #pragma once
 
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "vantage/assert.hpp"
 #include "vantage/vec.hpp"
 
 namespace vantage {
@@ -45,18 +49,32 @@ enum class WireError : std::uint8_t {
 // A short English name for logs and test messages.
 const char* to_string(WireError error);
 
-// Fixed-point coordinates: a value travels as round(value / step), a signed 32-bit integer.
-// step is the resolution in world units (horde uses 1/16 px). Returns nullopt for a NaN, an
-// infinity or a value whose quantum does not fit 32 bits.
-std::optional<std::int32_t> quantize(float value, float step);
+// Fixed-point coordinates: a value travels as round(value / step) (halves away from zero),
+// a signed 32-bit integer. step is the resolution in world units (horde uses 1/16 px).
+// Returns nullopt for a NaN, an infinity or a value whose quantum does not fit 32 bits.
+// Inline and without std::round (a library call on x86-64 without SSE4.1 and in wasm): it
+// runs per coordinate on every encode and twice per coordinate on every decode.
+inline std::optional<std::int32_t> quantize(float value, float step) {
+    // Per coordinate on every encode path, so a hot check (core/docs/asserts.md).
+    VANTAGE_ASSERT_HOT(std::isfinite(step) && step > 0.0f, "quantize: step must be finite and > 0");
+    const double q = static_cast<double>(value) / static_cast<double>(step);
+    // round(q) fits 32 bits exactly inside these bounds (each a double); NaN and the
+    // infinities fail the comparison too.
+    if (!(q > -2147483648.5 && q < 2147483647.5)) return std::nullopt;
+    const auto toward_zero = static_cast<std::int32_t>(q);
+    const double fraction = q - static_cast<double>(toward_zero);  // exact, in (-1, 1)
+    return toward_zero + static_cast<std::int32_t>(fraction >= 0.5) - static_cast<std::int32_t>(fraction <= -0.5);
+}
 constexpr float dequantize(std::int32_t quantum, float step) {
     return static_cast<float>(static_cast<double>(quantum) * static_cast<double>(step));
 }
 
 // Longest LEB128 encoding of a u64.
 inline constexpr std::size_t kMaxVarintBytes = 10;
-// Bytes the varint encoding of v takes (1..10).
-std::size_t varint_size(std::uint64_t v);
+// Bytes the varint encoding of v takes (1..10): seven bits a byte.
+constexpr std::size_t varint_size(std::uint64_t v) {
+    return (static_cast<std::size_t>(std::bit_width(v | 1u)) + 6) / 7;
+}
 constexpr std::uint64_t zigzag_encode(std::int64_t v) {
     return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }
@@ -120,15 +138,32 @@ public:
     float read_finite_f32();
     // Shortest-form LEB128 only: an over-long or padded encoding is BadVarint, so every value
     // has exactly one encoding and golden bytes are unique.
-    std::uint64_t read_varint();
+    std::uint64_t read_varint() {
+        // One byte is the common case (small gaps, generations, sequences): inline.
+        if (ok() && pos_ < bytes_.size() && bytes_[pos_] < 0x80u) return bytes_[pos_++];
+        return read_long_varint();
+    }
     // A varint that must not exceed max (OutOfRange otherwise).
     std::uint64_t read_varint_max(std::uint64_t max);
     std::uint32_t read_varint_u32() { return static_cast<std::uint32_t>(read_varint_max(UINT32_MAX)); }
-    std::int64_t read_zigzag();
+    std::int64_t read_zigzag() { return zigzag_decode(read_varint()); }
     // The inverse of write_fixed: OutOfRange when the quantum does not fit 32 bits or is one
     // write_fixed never writes (its value does not quantize back to it), so whatever is
     // accepted re-encodes to the same bytes.
-    float read_fixed(float step);
+    float read_fixed(float step) {
+        const std::int64_t q = read_zigzag();
+        // Only quanta write_fixed can produce: near 2^31 a quantum's value rounds (as a float)
+        // to one whose quantum no longer fits 32 bits, so accepting it would decode a frame
+        // that cannot be sent on.
+        const bool fits =
+            q >= std::numeric_limits<std::int32_t>::min() && q <= std::numeric_limits<std::int32_t>::max();
+        const float v = fits ? dequantize(static_cast<std::int32_t>(q), step) : 0.0f;
+        if (!fits || quantize(v, step) != std::optional<std::int32_t>(static_cast<std::int32_t>(q))) {
+            fail(WireError::OutOfRange);
+            return 0.0f;
+        }
+        return v;
+    }
     Vec2 read_fixed2(float step) {
         const float x = read_fixed(step);
         const float y = read_fixed(step);
@@ -160,6 +195,7 @@ public:
 private:
     // True when n more bytes can be read; records Truncated (and consumes nothing) otherwise.
     bool need(std::size_t n);
+    std::uint64_t read_long_varint();  // read_varint past its one-byte case
 
     std::span<const std::uint8_t> bytes_;
     std::size_t pos_ = 0;
