@@ -31,6 +31,10 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__SSE2__) && !defined(__EMSCRIPTEN__)
+#include <emmintrin.h>
+#endif
+
 #include "vantage/always_inline.hpp"
 #include "vantage/grid_quantizer.hpp"
 #include "vantage/proximity.hpp"
@@ -187,10 +191,32 @@ private:
     // The window of cells covering [x_min - reach, x_max + reach] x [y_min - reach, y_max + reach].
     CellWindow window_of_box(double x_min, double y_min, double x_max, double y_max, double reach) const {
         CellWindow w;
+#if defined(__SSE2__) && !defined(__EMSCRIPTEN__)
+        // Both axes in one vector, the same operations in the same order as the scalar path
+        // below, so the same cells bit for bit: maxpd(c, 0) is c > 0 ? c : 0 (a NaN gives 0),
+        // minpd(low, last) is low < last ? low : last, and the truncation of [0, last] is
+        // exact either way. g++ 12 compiled each scalar clamp as a compare and a jump, eight
+        // per window: a tenth of the per-entity query's time at 100k (relevance.md).
+        const __m128d origin = _mm_set_pd(origin_y_, origin_x_);
+        const __m128d inverse = _mm_set1_pd(inverse_cell_);
+        const __m128d last = _mm_set_pd(last_row_, last_column_);
+        const __m128d r = _mm_set1_pd(reach);
+        auto cells = [&](__m128d v) {
+            const __m128d c = _mm_mul_pd(_mm_sub_pd(v, origin), inverse);
+            return _mm_cvttpd_epi32(_mm_min_pd(_mm_max_pd(c, _mm_setzero_pd()), last));
+        };
+        const __m128i low = cells(_mm_sub_pd(_mm_set_pd(y_min, x_min), r));
+        const __m128i high = cells(_mm_add_pd(_mm_set_pd(y_max, x_max), r));
+        w.column_min = static_cast<std::uint32_t>(_mm_cvtsi128_si32(low));
+        w.row_min = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(low, 4)));
+        w.column_max = static_cast<std::uint32_t>(_mm_cvtsi128_si32(high));
+        w.row_max = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(high, 4)));
+#else
         w.column_min = column_at(column_coordinate(x_min - reach));
         w.column_max = column_at(column_coordinate(x_max + reach));
         w.row_min = row_at(row_coordinate(y_min - reach));
         w.row_max = row_at(row_coordinate(y_max + reach));
+#endif
         w.valid = true;
         return w;
     }
