@@ -152,13 +152,15 @@ public:
     // accepted re-encodes to the same bytes.
     float read_fixed(float step) {
         const std::int64_t q = read_zigzag();
+        if (q < std::numeric_limits<std::int32_t>::min() || q > std::numeric_limits<std::int32_t>::max()) {
+            fail(WireError::OutOfRange);
+            return 0.0f;
+        }
         // Only quanta write_fixed can produce: near 2^31 a quantum's value rounds (as a float)
         // to one whose quantum no longer fits 32 bits, so accepting it would decode a frame
         // that cannot be sent on.
-        const bool fits =
-            q >= std::numeric_limits<std::int32_t>::min() && q <= std::numeric_limits<std::int32_t>::max();
-        const float v = fits ? dequantize(static_cast<std::int32_t>(q), step) : 0.0f;
-        if (!fits || quantize(v, step) != std::optional<std::int32_t>(static_cast<std::int32_t>(q))) {
+        const float v = dequantize(static_cast<std::int32_t>(q), step);
+        if (quantize(v, step) != std::optional<std::int32_t>(static_cast<std::int32_t>(q))) {
             fail(WireError::OutOfRange);
             return 0.0f;
         }
