@@ -1,5 +1,6 @@
 #include "vantage/byte_io.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -38,16 +39,26 @@ const char* to_string(WireError error) {
 
 // --- ByteWriter -----------------------------------------------------------------------------
 
+void ByteWriter::grow(std::size_t n) {
+    buffer_.resize(std::max({std::size_t{64}, 2 * buffer_.size(), size_ + n}));
+}
+
 void ByteWriter::write_u16(std::uint16_t v) {
-    for (int i = 0; i < 2; ++i) bytes_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    std::uint8_t* const out = room(2);
+    for (int i = 0; i < 2; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
+    size_ += 2;
 }
 
 void ByteWriter::write_u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) bytes_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    std::uint8_t* const out = room(4);
+    for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
+    size_ += 4;
 }
 
 void ByteWriter::write_u64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) bytes_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    std::uint8_t* const out = room(8);
+    for (int i = 0; i < 8; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
+    size_ += 8;
 }
 
 void ByteWriter::write_f32(float v) {
@@ -56,20 +67,10 @@ void ByteWriter::write_f32(float v) {
     write_u32(bits);
 }
 
-void ByteWriter::write_varint(std::uint64_t v) {
-    while (v >= 0x80u) {
-        bytes_.push_back(static_cast<std::uint8_t>((v & 0x7Fu) | 0x80u));
-        v >>= 7;
-    }
-    bytes_.push_back(static_cast<std::uint8_t>(v));
-}
-
-void ByteWriter::write_zigzag(std::int64_t v) {
-    write_varint(zigzag_encode(v));
-}
-
 void ByteWriter::write_bytes(std::span<const std::uint8_t> bytes) {
-    bytes_.insert(bytes_.end(), bytes.begin(), bytes.end());
+    if (bytes.empty()) return;
+    std::memcpy(room(bytes.size()), bytes.data(), bytes.size());
+    size_ += bytes.size();
 }
 
 void ByteWriter::write_fixed(float value, float step) {
@@ -166,11 +167,18 @@ std::uint64_t ByteReader::read_long_varint() {
     return 0;
 }
 
-std::uint64_t ByteReader::read_varint_max(std::uint64_t max) {
-    const std::uint64_t v = read_varint();
-    if (v > max) {
+float ByteReader::read_fixed_checked(std::int64_t q, float step) {
+    if (q < std::numeric_limits<std::int32_t>::min() || q > std::numeric_limits<std::int32_t>::max()) {
         fail(WireError::OutOfRange);
-        return 0;
+        return 0.0f;
+    }
+    // Only quanta write_fixed can produce: near 2^31 a quantum's value rounds (as a float) to
+    // one whose quantum no longer fits 32 bits, so accepting it would decode a frame that
+    // cannot be sent on.
+    const float v = dequantize(static_cast<std::int32_t>(q), step);
+    if (quantize(v, step) != std::optional<std::int32_t>(static_cast<std::int32_t>(q))) {
+        fail(WireError::OutOfRange);
+        return 0.0f;
     }
     return v;
 }

@@ -48,28 +48,30 @@ void read_key_list(ByteReader& r, std::vector<std::uint64_t>& out, std::size_t m
     const std::size_t n = r.read_count(max_keys, 2);
     if (!r.ok()) return;
     reserve_geometric(out, n);
+    out.resize(n);  // written by index below: no capacity check per key
     std::uint64_t index = 0;
     std::uint64_t prev_generation = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const std::uint64_t gap = r.read_varint();
         const std::uint64_t generation = r.read_varint_max(0xFFFFu);
-        if (!r.ok()) return;
+        if (!r.ok()) break;
         if (i > 0 && gap == 0 && generation <= prev_generation) {
             r.fail(WireError::NotAscending);
-            return;
+            break;
         }
         if (gap > 0xFFFFFFFFu) {
             r.fail(WireError::OutOfRange);
-            return;
+            break;
         }
         index = i == 0 ? gap : index + gap;  // both below 2^32: cannot wrap
         if (index > 0xFFFFFFFFu) {
             r.fail(WireError::OutOfRange);
-            return;
+            break;
         }
-        out.push_back(SlotKey{static_cast<std::uint32_t>(index), static_cast<std::uint16_t>(generation)}.encode());
+        out[i] = SlotKey{static_cast<std::uint32_t>(index), static_cast<std::uint16_t>(generation)}.encode();
         prev_generation = generation;
     }
+    if (!r.ok()) out.clear();
 }
 
 }  // namespace
@@ -193,9 +195,9 @@ WireError decode_delta_frame(std::span<const std::uint8_t> bytes, DeltaFrame& ou
             r.fail(WireError::Truncated);  // each position takes at least two bytes
         } else {
             reserve_geometric(out.entered_positions, plan.entered.size());
-            for (std::size_t i = 0; i < plan.entered.size() && r.ok(); ++i) {
-                out.entered_positions.push_back(r.read_fixed2(options.position_step));
-            }
+            out.entered_positions.resize(plan.entered.size());
+            // A failed read returns zeros from then on; the frame is then dropped below.
+            for (Vec2& p : out.entered_positions) p = r.read_fixed2(options.position_step);
         }
     }
     r.finish();

@@ -292,6 +292,65 @@ TEST(ByteReader, AFixedPointQuantumTheWriterCannotWriteIsOutOfRange) {
     }
 }
 
+// read_fixed skips the round trip through quantize for small quanta and ordinary steps; it
+// must accept exactly the quanta whose value quantizes back to them, and read their value.
+TEST(ByteReader, ReadFixedAcceptsExactlyTheQuantaThatRoundTrip) {
+    const float fmin = std::numeric_limits<float>::min();
+    const float fmax = std::numeric_limits<float>::max();
+    const std::vector<float> steps = {1.0f / 16.0f,
+                                      1.0f,
+                                      0.001f,
+                                      3.3f,
+                                      fmin,
+                                      1e-40f,
+                                      1e-44f,
+                                      std::numeric_limits<float>::denorm_min(),
+                                      8.0e31f,
+                                      8.2e31f,
+                                      1e35f,
+                                      fmax,
+                                      std::nextafter(fmax / 4194304.0f, 0.0f),
+                                      fmax / 4194304.0f,
+                                      std::nextafter(fmax / 4194304.0f, fmax)};
+    std::vector<std::int64_t> quanta = {0, 1, -1, 2, 1000, -1000, std::int64_t{INT32_MAX}, std::int64_t{INT32_MIN}};
+    for (const std::int64_t edge : {std::int64_t{1} << 22, std::int64_t{1} << 23, std::int64_t{1} << 24,
+                                    std::int64_t{1} << 25, std::int64_t{1} << 31}) {
+        for (std::int64_t d = -3; d <= 3; ++d) {
+            quanta.push_back(edge + d);
+            quanta.push_back(-edge + d);
+        }
+    }
+    XorShift rng(20);
+    for (int i = 0; i < 2000; ++i) {
+        const int bits = static_cast<int>(rng.below(33));
+        const std::int64_t magnitude = static_cast<std::int64_t>(rng.below(std::uint64_t{1} << bits));
+        quanta.push_back(rng.below(2) == 0 ? magnitude : -magnitude);
+    }
+    int accepted = 0;
+    int refused = 0;
+    for (const float step : steps) {
+        for (const std::int64_t q : quanta) {
+            ByteWriter w;
+            w.write_zigzag(q);
+            ByteReader r(w.bytes());
+            const float v = r.read_fixed(step);
+            const bool fits = q >= INT32_MIN && q <= INT32_MAX;
+            const float expected = fits ? dequantize(static_cast<std::int32_t>(q), step) : 0.0f;
+            const bool round_trips = fits && quantize(expected, step) == std::optional<std::int32_t>(q);
+            ASSERT_EQ(r.ok(), round_trips) << "step " << step << " quantum " << q;
+            if (round_trips) {
+                ++accepted;
+                ASSERT_EQ(v, expected) << "step " << step << " quantum " << q;
+            } else {
+                ++refused;
+                ASSERT_EQ(r.error(), WireError::OutOfRange) << "step " << step << " quantum " << q;
+            }
+        }
+    }
+    EXPECT_GT(accepted, 1000);
+    EXPECT_GT(refused, 1000);
+}
+
 TEST(ByteReader, ANonFiniteFloatIsRefusedWhereANumberIsRequired) {
     ByteWriter w;
     w.write_f32(std::numeric_limits<float>::infinity());

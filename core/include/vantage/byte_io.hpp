@@ -86,13 +86,26 @@ class ByteWriter {
 public:
     ByteWriter() = default;
 
-    void write_u8(std::uint8_t v) { bytes_.push_back(v); }
+    void write_u8(std::uint8_t v) {
+        *room(1) = v;
+        ++size_;
+    }
     void write_u16(std::uint16_t v);  // little-endian
     void write_u32(std::uint32_t v);  // little-endian
     void write_u64(std::uint64_t v);  // little-endian
     void write_f32(float v);          // IEEE-754 bit pattern, little-endian
-    void write_varint(std::uint64_t v);
-    void write_zigzag(std::int64_t v);
+    void write_varint(std::uint64_t v) {
+        // Into room for the longest varint, so no size or capacity check per byte.
+        std::uint8_t* const first = room(kMaxVarintBytes);
+        std::uint8_t* out = first;
+        while (v >= 0x80u) {
+            *out++ = static_cast<std::uint8_t>((v & 0x7Fu) | 0x80u);
+            v >>= 7;
+        }
+        *out++ = static_cast<std::uint8_t>(v);
+        size_ += static_cast<std::size_t>(out - first);
+    }
+    void write_zigzag(std::int64_t v) { write_varint(zigzag_encode(v)); }
     void write_bytes(std::span<const std::uint8_t> bytes);
     // zig-zag varint of quantize(value, step). A NaN, infinity or out-of-range value writes 0
     // and marks the writer failed (WireError::NotFinite / OutOfRange).
@@ -105,11 +118,11 @@ public:
     // ascending, so every gap is at least one). Asserts the keys are strictly ascending.
     void write_sorted_keys(std::span<const std::uint64_t> keys);
 
-    std::span<const std::uint8_t> bytes() const { return bytes_; }
-    std::size_t size() const { return bytes_.size(); }
+    std::span<const std::uint8_t> bytes() const { return {buffer_.data(), size_}; }
+    std::size_t size() const { return size_; }
     // Empties the buffer and the error, keeping the capacity.
     void clear() {
-        bytes_.clear();
+        size_ = 0;
         error_ = WireError::Ok;
     }
     bool ok() const { return error_ == WireError::Ok; }
@@ -121,7 +134,18 @@ public:
     }
 
 private:
-    std::vector<std::uint8_t> bytes_;
+    // Where the next n bytes go, with at least n writable there (the buffer grows
+    // geometrically, out of line); the caller writes them and advances size_.
+    std::uint8_t* room(std::size_t n) {
+        if (buffer_.size() - size_ < n) grow(n);
+        return buffer_.data() + size_;
+    }
+    void grow(std::size_t n);
+
+    // The bytes written are buffer_[0, size_); the rest is room, so a write is a store and
+    // an add, not a push_back per byte.
+    std::vector<std::uint8_t> buffer_;
+    std::size_t size_ = 0;
     WireError error_ = WireError::Ok;
 };
 
@@ -144,7 +168,12 @@ public:
         return read_long_varint();
     }
     // A varint that must not exceed max (OutOfRange otherwise).
-    std::uint64_t read_varint_max(std::uint64_t max);
+    std::uint64_t read_varint_max(std::uint64_t max) {
+        const std::uint64_t v = read_varint();
+        if (v <= max) return v;
+        fail(WireError::OutOfRange);
+        return 0;
+    }
     std::uint32_t read_varint_u32() { return static_cast<std::uint32_t>(read_varint_max(UINT32_MAX)); }
     std::int64_t read_zigzag() { return zigzag_decode(read_varint()); }
     // The inverse of write_fixed: OutOfRange when the quantum does not fit 32 bits or is one
@@ -152,19 +181,14 @@ public:
     // accepted re-encodes to the same bytes.
     float read_fixed(float step) {
         const std::int64_t q = read_zigzag();
-        if (q < std::numeric_limits<std::int32_t>::min() || q > std::numeric_limits<std::int32_t>::max()) {
-            fail(WireError::OutOfRange);
-            return 0.0f;
-        }
-        // Only quanta write_fixed can produce: near 2^31 a quantum's value rounds (as a float)
-        // to one whose quantum no longer fits 32 bits, so accepting it would decode a frame
-        // that cannot be sent on.
-        const float v = dequantize(static_cast<std::int32_t>(q), step);
-        if (quantize(v, step) != std::optional<std::int32_t>(static_cast<std::int32_t>(q))) {
-            fail(WireError::OutOfRange);
-            return 0.0f;
-        }
-        return v;
+        // Below 2^22 in magnitude, with a positive step whose 2^22 multiple is a finite float,
+        // q * step rounds to a float within a relative 2^-24 (a subnormal product is exact: a
+        // whole number of the smallest subnormal), so dividing it by step comes back within
+        // 2^22 * 2^-24 = 1/4 of q, which rounds to q: the round trip holds without the
+        // division. ReadFixedAcceptsExactlyTheQuantaThatRoundTrip pins it.
+        if (q > -kFixedFastQuantum && q < kFixedFastQuantum && step > 0.0f && step <= kFixedFastMaxStep)
+            return dequantize(static_cast<std::int32_t>(q), step);
+        return read_fixed_checked(q, step);
     }
     Vec2 read_fixed2(float step) {
         const float x = read_fixed(step);
@@ -198,6 +222,11 @@ private:
     // True when n more bytes can be read; records Truncated (and consumes nothing) otherwise.
     bool need(std::size_t n);
     std::uint64_t read_long_varint();  // read_varint past its one-byte case
+    // read_fixed past its fast case: the range check and the round trip through quantize.
+    float read_fixed_checked(std::int64_t q, float step);
+
+    static constexpr std::int64_t kFixedFastQuantum = std::int64_t{1} << 22;
+    static constexpr float kFixedFastMaxStep = std::numeric_limits<float>::max() / 4194304.0f;  // / 2^22
 
     std::span<const std::uint8_t> bytes_;
     std::size_t pos_ = 0;
