@@ -7,7 +7,7 @@ namespace vantage {
 
 void RateMeter::add(double amount) {
     if (!std::isfinite(amount)) return;  // a NaN would poison every later reading
-    Bucket& b = buckets_[static_cast<std::size_t>(current_ % kBuckets)];
+    Bucket& b = buckets_[static_cast<std::size_t>(current_) % kBuckets];
     b.amount += amount;
     b.samples += 1;
     total_ += amount;
@@ -25,11 +25,16 @@ void RateMeter::elapsed(double now_ms) {
     }
     if (now_ms < now_ms_) return;  // tolerated, not misuse: see elapsed() in the header
     now_ms_ = now_ms;
-    const auto target = static_cast<std::int64_t>(std::floor((now_ms_ - start_ms_) / kBucketMs));
+    // The bucket now falls in: the quotient is at least 0 (now_ms_ never goes below
+    // start_ms_), so the conversion's truncation is the floor; capped at 2^52 buckets (70,000
+    // years), so an absurd leap of the clock is a long silence, not an overflow.
+    const double bucket = (now_ms_ - start_ms_) / kBucketMs;
+    if (bucket < static_cast<double>(current_ + 1)) return;  // still in the current bucket
+    const auto target = static_cast<std::int64_t>(bucket < 0x1p52 ? bucket : 0x1p52);
     // Clear every bucket we roll into; after a full window of silence all of them.
     const std::int64_t first = std::max(current_ + 1, target - kBuckets + 1);
     for (std::int64_t i = first; i <= target; ++i) {
-        buckets_[static_cast<std::size_t>(i % kBuckets)] = Bucket{};
+        buckets_[static_cast<std::size_t>(i) % kBuckets] = Bucket{};
     }
     current_ = std::max(current_, target);
 }

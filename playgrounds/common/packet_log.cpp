@@ -5,13 +5,19 @@
 namespace vantage::play {
 
 void PacketLog::record(bool up, std::uint64_t key, double sent_ms, bool lost, std::span<const std::uint8_t> bytes) {
-    if (marks_.size() >= capacity_) {
-        std::rotate(marks_.begin(), marks_.begin() + 1, marks_.end());  // the oldest's buffer goes last
-    } else {
-        marks_.emplace_back();
-        marks_.back().bytes.reserve(reserved_);
+    if (end_ - begin_ == capacity_) ++begin_;  // the oldest drops out; its slot keeps its buffer
+    if (end_ == marks_.size()) {
+        if (marks_.size() < 2 * capacity_) {
+            marks_.emplace_back();
+            marks_.back().bytes.reserve(reserved_);
+        } else {
+            // The live marks to the front, the dropped slots (and their buffers) after them.
+            std::rotate(marks_.begin(), marks_.begin() + static_cast<std::ptrdiff_t>(begin_), marks_.end());
+            end_ -= begin_;
+            begin_ = 0;
+        }
     }
-    PacketMark& slot = marks_.back();  // fields set one by one: the byte buffer keeps its capacity
+    PacketMark& slot = marks_[end_++];  // fields set one by one: the byte buffer keeps its capacity
     slot.up = up;
     slot.key = key;
     slot.sent_ms = sent_ms;
@@ -22,8 +28,8 @@ void PacketLog::record(bool up, std::uint64_t key, double sent_ms, bool lost, st
 }
 
 PacketMark* PacketLog::find(bool up, std::uint64_t key) {
-    for (auto it = marks_.rbegin(); it != marks_.rend(); ++it)
-        if (it->up == up && it->key == key) return &*it;
+    for (std::size_t i = end_; i > begin_; --i)
+        if (marks_[i - 1].up == up && marks_[i - 1].key == key) return &marks_[i - 1];
     return nullptr;
 }
 
@@ -37,7 +43,7 @@ bool PacketLog::arrived(bool up, std::uint64_t key, double at_ms, bool ignored) 
 }
 
 const PacketMark* PacketLog::find_sent_at(bool up, double sent_ms) const {
-    for (const PacketMark& m : marks_)
+    for (const PacketMark& m : marks())
         if (m.up == up && m.sent_ms == sent_ms) return &m;
     return nullptr;
 }

@@ -2,8 +2,11 @@
 // them: when each was sent, its bytes, and then whether it arrived (and when), was lost, or
 // arrived and was ignored (older than what the receiver held). UI-free.
 //
-// Capacity is fixed at construction and every record's byte buffer is reused once the log is
-// full, so a running stream logs without allocating after warm-up.
+// Capacity is fixed at construction. The marks live in twice that many slots, the newest
+// capacity of them contiguous (oldest first), and once every slot has been used each record
+// reuses a slot and its byte buffer, so a running stream logs without allocating after
+// warm-up. When the live marks reach the last slot they are moved to the front, once per
+// capacity records, so a record costs O(1) amortised (it was a rotation of the whole log).
 #pragma once
 
 #include <cstddef>
@@ -37,16 +40,18 @@ public:
     // false when no logged packet has the key.
     bool arrived(bool up, std::uint64_t key, double at_ms, bool ignored = false);
     // Oldest first.
-    std::span<const PacketMark> marks() const { return marks_; }
+    std::span<const PacketMark> marks() const { return {marks_.data() + begin_, end_ - begin_}; }
     // The packet sent in this direction at exactly `sent_ms` (a pick), or nullptr.
     const PacketMark* find_sent_at(bool up, double sent_ms) const;
-    void clear() { marks_.clear(); }
+    void clear() { begin_ = end_ = 0; }  // the slots and their buffers stay
     std::size_t capacity() const { return capacity_; }
 
 private:
     std::size_t capacity_;
     std::size_t reserved_;
-    std::vector<PacketMark> marks_;  // oldest first
+    std::vector<PacketMark> marks_;  // up to 2 x capacity slots; live: [begin_, end_), oldest first
+    std::size_t begin_ = 0;
+    std::size_t end_ = 0;
 };
 
 }  // namespace vantage::play

@@ -103,6 +103,24 @@ TEST(RateMeter, NonFiniteInputIsIgnored) {
     EXPECT_DOUBLE_EQ(m.per_sec(), 10.0);
 }
 
+// A clock that leaps (a finite but absurd reading, the widest span a double holds) empties
+// the window like any long silence, without overflowing the bucket arithmetic.
+TEST(RateMeter, AnAbsurdLeapOfTheClockIsALongSilence) {
+    for (const double leap : {1e300, std::numeric_limits<double>::max()}) {
+        RateMeter m;
+        m.elapsed(-std::numeric_limits<double>::max());
+        m.add(10.0);
+        m.elapsed(leap);
+        EXPECT_EQ(m.per_sec(), 0.0) << leap;
+        m.add(5.0);
+        m.elapsed(leap);
+        EXPECT_DOUBLE_EQ(m.total(), 15.0) << leap;
+        EXPECT_EQ(m.window_total(), 5.0) << leap;
+        EXPECT_TRUE(std::isfinite(m.per_sec())) << leap;
+        EXPECT_TRUE(std::isfinite(m.mean())) << leap;
+    }
+}
+
 TEST(RateMeter, AResetMeterDescribesOnlyTheWorldAfterIt) {
     RateMeter m;
     m.elapsed(0.0);

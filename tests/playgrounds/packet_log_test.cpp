@@ -14,21 +14,35 @@ namespace {
 TEST(PacketLog, KeepsTheNewestPacketsOldestFirstAndReusesTheirBuffers) {
     PacketLog log(4, 64);
     const std::vector<std::uint8_t> bytes{1, 2, 3};
-    for (std::uint64_t k = 1; k <= 4; ++k) log.record(false, k, 10.0 * static_cast<double>(k), false, bytes);
     std::vector<const std::uint8_t*> buffers;
-    for (const PacketMark& m : log.marks()) buffers.push_back(m.bytes.data());
-    for (std::uint64_t k = 5; k <= 9; ++k) log.record(k % 2 == 0, k, 10.0 * static_cast<double>(k), k == 7, bytes);
-    ASSERT_EQ(log.marks().size(), 4u);
-    EXPECT_EQ(log.marks().front().key, 6u);
-    EXPECT_EQ(log.marks().back().key, 9u);
-    EXPECT_TRUE(log.marks()[1].lost);  // key 7
-    for (const PacketMark& m : log.marks()) {
-        EXPECT_EQ(m.bytes, bytes);
-        EXPECT_NE(std::find(buffers.begin(), buffers.end(), m.bytes.data()), buffers.end()) << "a new buffer";
-        EXPECT_LT(m.arrived_ms, 0.0);
+    std::uint64_t k = 1;
+    // Warm-up: twice the capacity in slots, each with its buffer.
+    for (; k <= 8; ++k) {
+        log.record(false, k, 10.0 * static_cast<double>(k), false, bytes);
+        buffers.push_back(log.marks().back().bytes.data());
     }
-    EXPECT_EQ(log.find_sent_at(true, 80.0)->key, 8u);
-    EXPECT_EQ(log.find_sent_at(false, 80.0), nullptr);  // sent at 80 ms upward, not downward
+    for (; k <= 31; ++k) {
+        log.record(k % 2 == 0, k, 10.0 * static_cast<double>(k), k == 29, bytes);
+        ASSERT_EQ(log.marks().size(), 4u);
+        EXPECT_EQ(log.marks().front().key, k - 3);  // oldest first, the newest four
+        EXPECT_EQ(log.marks().back().key, k);
+        for (const PacketMark& m : log.marks()) {
+            EXPECT_EQ(m.bytes, bytes);
+            EXPECT_NE(std::find(buffers.begin(), buffers.end(), m.bytes.data()), buffers.end()) << "a new buffer";
+        }
+    }
+    EXPECT_TRUE(log.marks()[1].lost);  // key 29
+    EXPECT_LT(log.marks()[1].arrived_ms, 0.0);
+    EXPECT_EQ(log.find_sent_at(true, 300.0)->key, 30u);
+    EXPECT_EQ(log.find_sent_at(false, 300.0), nullptr);  // sent at 300 ms upward, not downward
+    EXPECT_EQ(log.find_sent_at(true, 260.0), nullptr);   // dropped: older than the newest four
+    EXPECT_EQ(log.find(false, 29)->key, 29u);
+    log.clear();
+    EXPECT_TRUE(log.marks().empty());
+    EXPECT_EQ(log.find(false, 29), nullptr);
+    log.record(true, 40, 400.0, false, bytes);
+    ASSERT_EQ(log.marks().size(), 1u);
+    EXPECT_EQ(log.marks().front().key, 40u);
 }
 
 TEST(PacketLog, TheFirstArrivalIsWhatTheReceiverDid) {

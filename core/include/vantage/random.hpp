@@ -37,7 +37,9 @@ public:
     // bounds a simulation uses.)
     constexpr std::uint64_t below(std::uint64_t bound) { return bound == 0 ? 0 : next() % bound; }
     // Uniform in [0, 1) with 24 bits of resolution: exact in a float.
-    constexpr float unit() { return static_cast<float>(next() >> 40) / 16777216.0f; }
+    // (The 24 bits go through a signed 32-bit integer, the same value: wasm has no cheap
+    // unsigned 64-bit conversion.)
+    constexpr float unit() { return static_cast<float>(static_cast<std::int32_t>(next() >> 40)) / 16777216.0f; }
     // Uniform in [lo, hi).
     constexpr float range(float lo, float hi) { return lo + (hi - lo) * unit(); }
     // True with probability p (p <= 0 never, p >= 1 always).
