@@ -43,22 +43,10 @@ void ByteWriter::grow(std::size_t n) {
     buffer_.resize(std::max({std::size_t{64}, 2 * buffer_.size(), size_ + n}));
 }
 
-void ByteWriter::write_u16(std::uint16_t v) {
-    std::uint8_t* const out = room(2);
-    for (int i = 0; i < 2; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
-    size_ += 2;
-}
-
-void ByteWriter::write_u32(std::uint32_t v) {
-    std::uint8_t* const out = room(4);
-    for (int i = 0; i < 4; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
-    size_ += 4;
-}
-
-void ByteWriter::write_u64(std::uint64_t v) {
-    std::uint8_t* const out = room(8);
-    for (int i = 0; i < 8; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
-    size_ += 8;
+void ByteWriter::write_le(std::uint64_t v, std::size_t n) {
+    std::uint8_t* const out = room(n);
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
+    size_ += n;
 }
 
 void ByteWriter::write_f32(float v) {

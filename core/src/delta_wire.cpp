@@ -71,7 +71,7 @@ void read_key_list(ByteReader& r, std::vector<std::uint64_t>& out, std::size_t m
         out[i] = SlotKey{static_cast<std::uint32_t>(index), static_cast<std::uint16_t>(generation)}.encode();
         prev_generation = generation;
     }
-    if (!r.ok()) out.clear();
+    // On a failure the rest of out stays zero; decode_delta_frame drops the whole frame.
 }
 
 }  // namespace

@@ -90,10 +90,10 @@ public:
         *room(1) = v;
         ++size_;
     }
-    void write_u16(std::uint16_t v);  // little-endian
-    void write_u32(std::uint32_t v);  // little-endian
-    void write_u64(std::uint64_t v);  // little-endian
-    void write_f32(float v);          // IEEE-754 bit pattern, little-endian
+    void write_u16(std::uint16_t v) { write_le(v, 2); }  // little-endian
+    void write_u32(std::uint32_t v) { write_le(v, 4); }  // little-endian
+    void write_u64(std::uint64_t v) { write_le(v, 8); }  // little-endian
+    void write_f32(float v);                             // IEEE-754 bit pattern, little-endian
     void write_varint(std::uint64_t v) {
         // Into room for the longest varint, so no size or capacity check per byte.
         std::uint8_t* const first = room(kMaxVarintBytes);
@@ -141,6 +141,7 @@ private:
         return buffer_.data() + size_;
     }
     void grow(std::size_t n);
+    void write_le(std::uint64_t v, std::size_t n);  // the low n bytes of v, least significant first
 
     // The bytes written are buffer_[0, size_); the rest is room, so a write is a store and
     // an add, not a push_back per byte.
