@@ -134,24 +134,28 @@ float ByteReader::read_finite_f32() {
 
 std::uint64_t ByteReader::read_long_varint() {
     if (!ok()) return 0;
+    // The loop runs over the bytes that are there, at most ten: no bounds check per byte
+    // (positions are three-byte varints, most of a frame's decode).
+    const std::size_t left = bytes_.size() - pos_;
+    const std::size_t n = left < kMaxVarintBytes ? left : kMaxVarintBytes;
     std::uint64_t v = 0;
-    for (std::size_t i = 0; i < kMaxVarintBytes; ++i) {
-        if (pos_ + i >= bytes_.size()) {
-            fail(WireError::Truncated);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint8_t b = bytes_[pos_ + i];
+        // The tenth byte holds bit 63 only; anything more overflows. A zero final byte after
+        // a continuation is padding: not the shortest form.
+        if ((i == kMaxVarintBytes - 1 && b > 1u) || (i > 0 && b == 0)) {
+            fail(WireError::BadVarint);
             return 0;
         }
-        const std::uint8_t b = bytes_[pos_ + i];
-        // The tenth byte holds bit 63 only; anything more overflows.
-        if (i == kMaxVarintBytes - 1 && b > 1u) break;
         v |= static_cast<std::uint64_t>(b & 0x7Fu) << (7 * i);
         if ((b & 0x80u) == 0) {
-            // A zero final byte after a continuation is padding: not the shortest form.
-            if (i > 0 && b == 0) break;
             pos_ += i + 1;
             return v;
         }
     }
-    fail(WireError::BadVarint);
+    // Every byte there continued: the varint runs past the end (ten that all continue cannot
+    // happen: the tenth is at most 1).
+    fail(n < kMaxVarintBytes ? WireError::Truncated : WireError::BadVarint);
     return 0;
 }
 

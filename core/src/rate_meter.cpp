@@ -5,16 +5,7 @@
 
 namespace vantage {
 
-void RateMeter::add(double amount) {
-    if (!std::isfinite(amount)) return;  // a NaN would poison every later reading
-    Bucket& b = buckets_[static_cast<std::size_t>(current_) % kBuckets];
-    b.amount += amount;
-    b.samples += 1;
-    total_ += amount;
-    samples_ += 1;
-}
-
-void RateMeter::elapsed(double now_ms) {
+void RateMeter::roll(double now_ms) {
     if (!std::isfinite(now_ms)) return;
     if (!started_) {
         started_ = true;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 namespace vantage {
@@ -19,15 +20,32 @@ public:
     static constexpr double kBucketMs = 500.0;
     static constexpr double kWindowMs = kBuckets * kBucketMs;
 
-    // Counts `amount` (bytes, entities, ...) as one sample at the current time.
-    void add(double amount);
+    // Counts `amount` (bytes, entities, ...) as one sample at the current time. A
+    // non-finite amount is ignored (a NaN would poison every later reading).
+    void add(double amount) {
+        if (!std::isfinite(amount)) return;
+        Bucket& b = buckets_[static_cast<std::size_t>(current_) % kBuckets];
+        b.amount += amount;
+        b.samples += 1;
+        total_ += amount;
+        samples_ += 1;
+    }
     // Counts a sample carrying nothing: it lowers mean() but not per_sec().
     void add_empty() { add(0.0); }
     // Sets the clock to `now_ms` and rolls buckets. The first call after construction or
     // reset() marks the start. Idempotent within a bucket; a time earlier than the last one
     // (or a non-finite one) is ignored in every build: meters are fed from clocks the caller
     // may not own (a page's frame time), and a reading that skips a step is harmless.
-    void elapsed(double now_ms);
+    // Inline while the clock stays inside the current bucket (most calls: a tick is far
+    // shorter than a bucket); a NaN, an infinity or a step back fails the test and takes the
+    // out-of-line path, which ignores it.
+    void elapsed(double now_ms) {
+        if (started_ && now_ms >= now_ms_ && (now_ms - start_ms_) / kBucketMs < static_cast<double>(current_ + 1)) {
+            now_ms_ = now_ms;
+            return;
+        }
+        roll(now_ms);
+    }
 
     // Windowed: amount per second over the retained buckets.
     double per_sec() const;
@@ -51,6 +69,7 @@ private:
         double amount = 0.0;
         std::uint64_t samples = 0;
     };
+    void roll(double now_ms);  // elapsed() outside the current bucket (and its bad input)
     double window_span_ms() const;
 
     std::array<Bucket, kBuckets> buckets_{};
