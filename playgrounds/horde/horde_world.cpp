@@ -6,6 +6,12 @@
 
 #include "common/simulation.hpp"
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace vantage::play {
 
 using namespace horde;
@@ -52,10 +58,68 @@ Vec2 chase_step(Vec2 position, std::uint64_t packed_key, Vec2 target, float dt_s
     return position + d * (step / dist);
 }
 
+// Four players at a time where the target has 128-bit SIMD: each lane keeps its own
+// strict minimum and the first index that reached it, then the lanes are merged (a tie goes
+// to the lower index) and the last few players run the scalar rule. The same float
+// operations in the same order as the scalar rule, so the same index, bit for bit
+// (NearestPlayer.IsTheScalarScanOnEveryKindOfInput). The server predicts and each client
+// catches up every correction with it: 15% of the largest horde tick in wasm was this scan.
 std::uint32_t nearest_player(Vec2 p, std::span<const Vec2> players) {
+    const auto n = static_cast<std::uint32_t>(players.size());
     std::uint32_t best = 0;
     float best_d2 = INFINITY;
-    for (std::uint32_t i = 0; i < players.size(); ++i) {
+    std::uint32_t i = 0;
+#if defined(__wasm_simd128__) || defined(__SSE2__)
+    if (n >= 4) {
+        float lane_d2[4];
+        std::uint32_t lane_index[4];
+        const float* xy = &players.data()->x;
+#if defined(__wasm_simd128__)
+        const v128_t px = wasm_f32x4_splat(p.x), py = wasm_f32x4_splat(p.y);
+        v128_t min_d2 = wasm_f32x4_splat(INFINITY), min_index = wasm_i32x4_splat(0);
+        v128_t index = wasm_i32x4_make(0, 1, 2, 3);
+        for (; i + 4 <= n; i += 4) {
+            const v128_t a = wasm_v128_load(xy + 2 * i), b = wasm_v128_load(xy + 2 * i + 4);
+            const v128_t dx = wasm_f32x4_sub(wasm_i32x4_shuffle(a, b, 0, 2, 4, 6), px);
+            const v128_t dy = wasm_f32x4_sub(wasm_i32x4_shuffle(a, b, 1, 3, 5, 7), py);
+            const v128_t d2 = wasm_f32x4_add(wasm_f32x4_mul(dx, dx), wasm_f32x4_mul(dy, dy));
+            const v128_t closer = wasm_f32x4_lt(d2, min_d2);
+            min_d2 = wasm_v128_bitselect(d2, min_d2, closer);
+            min_index = wasm_v128_bitselect(index, min_index, closer);
+            index = wasm_i32x4_add(index, wasm_i32x4_splat(4));
+        }
+        wasm_v128_store(lane_d2, min_d2);
+        wasm_v128_store(lane_index, min_index);
+#else
+        const __m128 px = _mm_set1_ps(p.x), py = _mm_set1_ps(p.y);
+        __m128 min_d2 = _mm_set1_ps(INFINITY);
+        __m128i min_index = _mm_setzero_si128();
+        __m128i index = _mm_setr_epi32(0, 1, 2, 3);
+        for (; i + 4 <= n; i += 4) {
+            const __m128 a = _mm_loadu_ps(xy + 2 * i), b = _mm_loadu_ps(xy + 2 * i + 4);
+            const __m128 dx = _mm_sub_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)), px);
+            const __m128 dy = _mm_sub_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)), py);
+            const __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
+            const __m128 closer = _mm_cmplt_ps(d2, min_d2);
+            min_d2 = _mm_or_ps(_mm_and_ps(closer, d2), _mm_andnot_ps(closer, min_d2));
+            const __m128i take = _mm_castps_si128(closer);
+            min_index = _mm_or_si128(_mm_and_si128(take, index), _mm_andnot_si128(take, min_index));
+            index = _mm_add_epi32(index, _mm_set1_epi32(4));
+        }
+        _mm_storeu_ps(lane_d2, min_d2);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(lane_index), min_index);
+#endif
+        for (int lane = 0; lane < 4; ++lane) {
+            // A lane that never found a finite distance keeps index 0, like the scalar rule.
+            if (lane_d2[lane] < best_d2 ||
+                (lane_d2[lane] == best_d2 && best_d2 < INFINITY && lane_index[lane] < best)) {
+                best_d2 = lane_d2[lane];
+                best = lane_index[lane];
+            }
+        }
+    }
+#endif
+    for (; i < n; ++i) {
         const float d2 = (players[i] - p).length_squared();
         if (d2 < best_d2) {
             best_d2 = d2;

@@ -6,11 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "horde/horde_sim.hpp"
+#include "horde/horde_world.hpp"
+#include "vantage/random.hpp"
 
 #include "playgrounds/golden.hpp"
 
@@ -206,6 +211,55 @@ TEST(HordeSim, CrowdSummariesCoverTheDistantWorldForAFewBytes) {
     EXPECT_GT(fine.crowd_kib_s, coarse.crowd_kib_s);
     // Summaries add knowledge, not membership: the held sets are identical.
     EXPECT_DOUBLE_EQ(off.held, coarse.held);
+}
+
+// The rule nearest_player vectorises: the first index of the strict minimum, 0 when no
+// distance is below infinity.
+std::uint32_t nearest_player_scalar(Vec2 p, std::span<const Vec2> players) {
+    std::uint32_t best = 0;
+    float best_d2 = std::numeric_limits<float>::infinity();
+    for (std::uint32_t i = 0; i < players.size(); ++i) {
+        const float d2 = (players[i] - p).length_squared();
+        if (d2 < best_d2) {
+            best_d2 = d2;
+            best = i;
+        }
+    }
+    return best;
+}
+
+TEST(NearestPlayer, IsTheScalarScanOnEveryKindOfInput) {
+    // Every count from 0 to 131 (each remainder of four, and the four-wide lanes' merge),
+    // players on a coarse lattice so that ties are common and land in different lanes,
+    // duplicates, NaN, infinite and huge coordinates, and seekers among the players.
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    const float odd[] = {std::nanf(""), inf, -inf, 3e38f, -3e38f, 1e-40f};
+    XorShift rng(0x9EA5);
+    int ties = 0;
+    for (int round = 0; round < 40; ++round) {
+        for (std::uint32_t n = 0; n <= 131; ++n) {
+            std::vector<Vec2> players(n);
+            for (Vec2& q : players) {
+                q = {static_cast<float>(rng.below(8)) * 4.0f, static_cast<float>(rng.below(8)) * 4.0f};
+                if (rng.chance(0.05f)) q.x = odd[static_cast<std::size_t>(rng.below(6))];
+                if (rng.chance(0.05f)) q.y = odd[static_cast<std::size_t>(rng.below(6))];
+                if (round % 8 == 7) q = {std::nanf(""), std::nanf("")};  // nothing finite at all
+            }
+            Vec2 seekers[] = {
+                {14.0f, 14.0f}, {rng.range(-5.0f, 35.0f), rng.range(-5.0f, 35.0f)}, {inf, 0.0f}, {std::nanf(""), 1.0f}};
+            if (n > 0) seekers[0] = players[static_cast<std::size_t>(rng.below(n))];
+            for (const Vec2 p : seekers) {
+                const std::uint32_t want = nearest_player_scalar(p, players);
+                ASSERT_EQ(nearest_player(p, players), want) << "n " << n << " round " << round;
+                if (want < n && n > 4) {
+                    for (std::uint32_t i = want + 1; i < n; ++i) {
+                        ties += (players[i] - p).length_squared() == (players[want] - p).length_squared();
+                    }
+                }
+            }
+        }
+    }
+    EXPECT_GT(ties, 1000);  // the lattice made the first-index rule matter
 }
 
 TEST(HordeWorld, NovasKillInBurstsAndWavesRefillTheArena) {
