@@ -16,11 +16,11 @@ void RateMeter::roll(double now_ms) {
     }
     if (now_ms < now_ms_) return;  // tolerated, not misuse: see elapsed() in the header
     now_ms_ = now_ms;
-    // The bucket now falls in: the quotient is at least 0 (now_ms_ never goes below
-    // start_ms_), so the conversion's truncation is the floor; capped at 2^52 buckets (70,000
-    // years), so an absurd leap of the clock is a long silence, not an overflow.
+    // The bucket now falls in, past the current one (elapsed() kept the in-bucket case): the
+    // quotient is at least 0 (now_ms_ never goes below start_ms_), so the conversion's
+    // truncation is the floor; capped at 2^52 buckets (70,000 years), so an absurd leap of
+    // the clock is a long silence, not an overflow (past the cap nothing rolls).
     const double bucket = (now_ms_ - start_ms_) / kBucketMs;
-    if (bucket < static_cast<double>(current_ + 1)) return;  // still in the current bucket
     const auto target = static_cast<std::int64_t>(bucket < 0x1p52 ? bucket : 0x1p52);
     // Clear every bucket we roll into; after a full window of silence all of them.
     const std::int64_t first = std::max(current_ + 1, target - kBuckets + 1);

@@ -84,7 +84,7 @@ std::uint32_t nearest_player(Vec2 p, std::span<const Vec2> players) {
             const v128_t dy = wasm_f32x4_sub(wasm_i32x4_shuffle(a, b, 1, 3, 5, 7), py);
             const v128_t d2 = wasm_f32x4_add(wasm_f32x4_mul(dx, dx), wasm_f32x4_mul(dy, dy));
             const v128_t closer = wasm_f32x4_lt(d2, min_d2);
-            min_d2 = wasm_v128_bitselect(d2, min_d2, closer);
+            min_d2 = wasm_f32x4_pmin(min_d2, d2);  // d2 < min_d2 ? d2 : min_d2, per lane
             min_index = wasm_v128_bitselect(index, min_index, closer);
             index = wasm_i32x4_add(index, wasm_i32x4_splat(4));
         }
@@ -101,7 +101,7 @@ std::uint32_t nearest_player(Vec2 p, std::span<const Vec2> players) {
             const __m128 dy = _mm_sub_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)), py);
             const __m128 d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy));
             const __m128 closer = _mm_cmplt_ps(d2, min_d2);
-            min_d2 = _mm_or_ps(_mm_and_ps(closer, d2), _mm_andnot_ps(closer, min_d2));
+            min_d2 = _mm_min_ps(d2, min_d2);  // d2 < min_d2 ? d2 : min_d2, per lane
             const __m128i take = _mm_castps_si128(closer);
             min_index = _mm_or_si128(_mm_and_si128(take, index), _mm_andnot_si128(take, min_index));
             index = _mm_add_epi32(index, _mm_set1_epi32(4));
