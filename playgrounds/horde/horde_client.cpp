@@ -8,11 +8,12 @@
 namespace vantage::play {
 
 namespace {
-// The client's age-corrected copy of a position the server stamped at the frame's time.
-Vec2 catch_up(Vec2 sent, std::uint64_t key, std::span<const Vec2> players, double age_s, std::uint32_t& target) {
+// The client's age-corrected copy of a position the server stamped at the frame's time
+// (chase_step, with the enemy's own chase_offset).
+Vec2 catch_up(Vec2 sent, Vec2 offset, std::span<const Vec2> players, double age_s, std::uint32_t& target) {
     if (players.empty()) return sent;
     target = nearest_player(sent, players);
-    return chase_step(sent, key, players[target], static_cast<float>(std::max(0.0, age_s)));
+    return chase_toward(sent, players[target] + offset, static_cast<float>(std::max(0.0, age_s)));
 }
 }  // namespace
 
@@ -40,12 +41,14 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
             // A repeat: the same occupant keeps what it holds; one not held awaits its position.
             if (const HeldEnemy* before = mirror_.get(key)) return *before;
             HeldEnemy held;
+            held.offset = chase_offset(key.encode());
             held.awaiting = true;
             return held;
         }
         HeldEnemy held;
+        held.offset = chase_offset(key.encode());
         const Vec2 sent = i < positions.size() ? positions[i] : Vec2{};
-        held.position = catch_up(sent, key.encode(), p.players, age_s, held.target);
+        held.position = catch_up(sent, held.offset, p.players, age_s, held.target);
         // An entry starts the enemy's values afresh, as the server's record does; values of the
         // same occupant from newer frames (arrived before this late one) still stand.
         held.sent.push(HordeRef::at(seq, p.time_ms, quantize(sent.x, kSampleStep).value_or(0),
@@ -71,7 +74,7 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
         const bool newer = held->awaiting || held->sent.count == 0 ||
                            held->sent.refs[held->sent.count - 1].age(newest) > ref.age(newest);
         if (newer) {
-            held->position = catch_up(sent, key->encode(), p.players, age_s, held->target);
+            held->position = catch_up(sent, held->offset, p.players, age_s, held->target);
             held->awaiting = false;
         }
         held->sent.push(ref, newest);
@@ -116,7 +119,7 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
         if (!held) continue;
         const Vec2 at{dequantize(static_cast<std::int32_t>(qx), kSampleStep),
                       dequantize(static_cast<std::int32_t>(qy), kSampleStep)};
-        held->position = catch_up(at, key.encode(), p.players, age_s, held->target);
+        held->position = catch_up(at, held->offset, p.players, age_s, held->target);
         held->awaiting = false;
         held->sent.push(HordeRef::at(seq, p.time_ms, static_cast<std::int32_t>(qx), static_cast<std::int32_t>(qy)),
                         newest);
@@ -164,12 +167,16 @@ HordeReceived HordeClientHalf::receive(Transport& link, double now_ms, HordeClie
 void HordeClientHalf::advance(float dt_s, std::uint64_t tick) {
     const std::span<const Vec2> players = players_;
     if (players.empty()) return;
+    // (index + tick) % kRetargetTicks == 0, with the tick's part taken once: a 64-bit
+    // remainder per enemy is a division in wasm (no 128-bit product to multiply it away).
+    constexpr auto kTicks = static_cast<std::uint32_t>(horde::kRetargetTicks);
+    const auto due = static_cast<std::uint32_t>((kTicks - tick % kTicks) % kTicks);
     mirror_.for_each_mut([&](SlotKey key, HeldEnemy& h) {
         if (h.awaiting) return;
-        if ((key.index + tick) % static_cast<std::uint64_t>(horde::kRetargetTicks) == 0 || h.target >= players.size()) {
+        if (key.index % kTicks == due || h.target >= players.size()) {
             h.target = nearest_player(h.position, players);
         }
-        h.position = chase_step(h.position, key.encode(), players[h.target], dt_s);
+        h.position = chase_toward(h.position, players[h.target] + h.offset, dt_s);
     });
 }
 

@@ -21,6 +21,7 @@ namespace vantage::play {
 // A held enemy as one client draws it.
 struct HeldEnemy {
     Vec2 position;
+    Vec2 offset;               // chase_offset(key): where it heads around its target
     std::uint32_t target = 0;  // index of the player it chases, as the client sees it
     HordeRefs sent;            // the newest values received for it (what predicted corrections name)
     // Entered by a repeat (sent without its position) while not held: no position yet, so not

@@ -308,8 +308,8 @@ void HordeSim::measure(HordeLane& lane, double now_ms, bool send_tick) {
         client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
             const std::uint64_t packed = key.encode();
             Vec2 truth;
-            if (w.alive(packed)) {
-                truth = w.position_at(key.index);
+            if (const Vec2* alive = w.alive_position(key)) {
+                truth = *alive;
             } else {
                 phantoms += 1;  // a member of the set, drawn or not
                 if (h.awaiting || !w.death_position(packed, truth)) {

@@ -50,12 +50,7 @@ Vec2 chase_offset(std::uint64_t packed_key) {
 }
 
 Vec2 chase_step(Vec2 position, std::uint64_t packed_key, Vec2 target, float dt_s) {
-    const Vec2 goal = target + chase_offset(packed_key);
-    const Vec2 d = goal - position;
-    const float dist = d.length();
-    const float step = kEnemySpeed * dt_s;
-    if (dist <= step) return goal;
-    return position + d * (step / dist);
+    return chase_toward(position, target + chase_offset(packed_key), dt_s);
 }
 
 // Four players at a time where the target has 128-bit SIMD: each lane keeps its own
@@ -191,6 +186,7 @@ void HordeWorld::spawn() {
     if (key.index >= enemies_.size()) enemies_.resize(key.index + 1);
     Enemy& e = enemies_[key.index];
     e.key = key.encode();
+    e.offset = chase_offset(e.key);
     e.position = spawn_point();
     e.target = nearest_player(e.position, player_positions_);
     e.health = kEnemyHealth;
@@ -264,7 +260,7 @@ void HordeWorld::move_enemies(float dt) {
         if (i % static_cast<std::uint32_t>(kRetargetTicks) == phase || e.target >= player_positions_.size()) {
             e.target = nearest_player(e.position, player_positions_);
         }
-        e.position = chase_step(e.position, e.key, player_positions_[e.target], dt);
+        e.position = chase_toward(e.position, player_positions_[e.target] + e.offset, dt);
     }
 }
 

@@ -88,6 +88,18 @@ Vec2 chase_offset(std::uint64_t packed_key);
 // overshooting. dt_s may be any non-negative duration (a client catches a correction up by
 // its age in one call).
 Vec2 chase_step(Vec2 position, std::uint64_t packed_key, Vec2 target, float dt_s);
+// chase_step with the goal (target + chase_offset(key)) already added up: what a holder of
+// many enemies calls each tick with each one's offset worked out once (a hash, a square root
+// and a division it would otherwise redo per enemy per tick). The same result, bit for bit.
+// Inline: a call passes each Vec2 through memory in wasm (structs go by pointer there), and
+// every held enemy of every client takes this step every tick.
+inline Vec2 chase_toward(Vec2 position, Vec2 goal, float dt_s) {
+    const Vec2 d = goal - position;
+    const float dist = d.length();
+    const float step = horde::kEnemySpeed * dt_s;
+    if (dist <= step) return goal;
+    return position + d * (step / dist);
+}
 // Index of the player nearest to p (lowest index on ties); 0 for an empty list.
 std::uint32_t nearest_player(Vec2 p, std::span<const Vec2> players);
 
@@ -116,6 +128,13 @@ public:
     // last occupant of the slot.
     std::uint64_t key_at(std::uint32_t index) const { return enemies_[index].key; }
     Vec2 position_at(std::uint32_t index) const { return enemies_[index].position; }
+    // The position of the occupant named by key if it is alive (alive(key.encode())), else
+    // null. Inline: the truth-side readouts ask it for every enemy every client holds.
+    const Vec2* alive_position(SlotKey key) const {
+        if (key.index >= enemies_.size()) return nullptr;
+        const Enemy& e = enemies_[key.index];
+        return e.alive && e.key == key.encode() ? &e.position : nullptr;
+    }
     // Where the occupant named by packed_key died, if it is the slot's most recent death.
     bool death_position(std::uint64_t packed_key, Vec2& out) const;
     std::size_t alive_count() const { return slots_.live_count(); }
@@ -135,6 +154,7 @@ public:
 private:
     struct Enemy {
         std::uint64_t key = 0;  // packed SlotKey of the current (or last) occupant
+        Vec2 offset;            // chase_offset(key)
         Vec2 position;
         std::uint32_t target = 0;
         int health = 0;

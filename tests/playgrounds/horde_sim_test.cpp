@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -260,6 +261,40 @@ TEST(NearestPlayer, IsTheScalarScanOnEveryKindOfInput) {
         }
     }
     EXPECT_GT(ties, 1000);  // the lattice made the first-index rule matter
+}
+
+TEST(ChaseToward, IsChaseStepWithTheKeysOffsetAddedBitForBit) {
+    // The world and every client step with the offset worked out once per enemy; a goal
+    // reached, overshot and far away, a zero step and a long catch-up.
+    XorShift rng(0xC4A5E);
+    for (int i = 0; i < 20000; ++i) {
+        const std::uint64_t key =
+            SlotKey{static_cast<std::uint32_t>(rng.below(9000)), static_cast<std::uint16_t>(rng.below(50))}.encode();
+        const Vec2 target{rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f)};
+        const Vec2 position = i % 3 == 0 ? target + Vec2{rng.range(-90.0f, 90.0f), rng.range(-90.0f, 90.0f)}
+                                         : Vec2{rng.range(0.0f, 3000.0f), rng.range(0.0f, 3000.0f)};
+        const float dt = i % 5 == 0 ? 0.0f : rng.range(0.0f, i % 7 == 0 ? 30.0f : 0.05f);
+        const Vec2 want = chase_step(position, key, target, dt);
+        const Vec2 got = chase_toward(position, target + chase_offset(key), dt);
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(want)) << i;
+    }
+}
+
+TEST(HordeClientHalf, EveryHeldEnemyCarriesItsOwnKeysChaseOffset) {
+    HordeSim sim;
+    sim.settings().loss_pct = 10.0;  // repeats and late entries too
+    run(sim, 2.0);
+    std::size_t checked = 0;
+    for (std::size_t l = 0; l < sim.lane_count(); ++l) {
+        for (std::size_t c = 0; c < sim.lane(l).client_count(); ++c) {
+            sim.lane(l).seat(c).client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
+                const Vec2 want = chase_offset(key.encode());
+                EXPECT_EQ(std::bit_cast<std::uint64_t>(h.offset), std::bit_cast<std::uint64_t>(want));
+                ++checked;
+            });
+        }
+    }
+    EXPECT_GT(checked, 1000u);
 }
 
 TEST(HordeWorld, NovasKillInBurstsAndWavesRefillTheArena) {
