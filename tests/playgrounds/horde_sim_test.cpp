@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -16,6 +15,7 @@
 
 #include "horde/horde_sim.hpp"
 #include "horde/horde_world.hpp"
+#include "vantage/bit_cast.hpp"
 #include "vantage/random.hpp"
 
 #include "playgrounds/golden.hpp"
@@ -276,7 +276,7 @@ TEST(ChaseToward, IsChaseStepWithTheKeysOffsetAddedBitForBit) {
         const float dt = i % 5 == 0 ? 0.0f : rng.range(0.0f, i % 7 == 0 ? 30.0f : 0.05f);
         const Vec2 want = chase_step(position, key, target, dt);
         const Vec2 got = chase_toward(position, target + chase_offset(key), dt);
-        ASSERT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(want)) << i;
+        ASSERT_EQ(vantage::bit_cast<std::uint64_t>(got), vantage::bit_cast<std::uint64_t>(want)) << i;
     }
 }
 
@@ -289,7 +289,7 @@ TEST(HordeClientHalf, EveryHeldEnemyCarriesItsOwnKeysChaseOffset) {
         for (std::size_t c = 0; c < sim.lane(l).client_count(); ++c) {
             sim.lane(l).seat(c).client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
                 const Vec2 want = chase_offset(key.encode());
-                EXPECT_EQ(std::bit_cast<std::uint64_t>(h.offset), std::bit_cast<std::uint64_t>(want));
+                EXPECT_EQ(vantage::bit_cast<std::uint64_t>(h.offset), vantage::bit_cast<std::uint64_t>(want));
                 ++checked;
             });
         }
