@@ -36,17 +36,21 @@ bool HordeClientHalf::apply_frame(std::span<const std::uint8_t> bytes, double no
     const std::uint64_t newest = std::max(seq, mirror_.applied_seq().value_or(seq));
     const std::vector<std::uint8_t>& repeated = p.repeated;
     auto is_repeat = [&](std::size_t i) { return i < repeated.size() && repeated[i] != 0; };
+    // Every held enemy starts here, carrying its key's chase offset.
+    auto fresh = [](SlotKey key) {
+        HeldEnemy held;
+        held.offset = chase_offset(key.encode());
+        return held;
+    };
     const bool applied = mirror_.apply(p.delta.plan, [&](std::size_t i, SlotKey key) {
         if (is_repeat(i)) {
             // A repeat: the same occupant keeps what it holds; one not held awaits its position.
             if (const HeldEnemy* before = mirror_.get(key)) return *before;
-            HeldEnemy held;
-            held.offset = chase_offset(key.encode());
+            HeldEnemy held = fresh(key);
             held.awaiting = true;
             return held;
         }
-        HeldEnemy held;
-        held.offset = chase_offset(key.encode());
+        HeldEnemy held = fresh(key);
         const Vec2 sent = i < positions.size() ? positions[i] : Vec2{};
         held.position = catch_up(sent, held.offset, p.players, age_s, held.target);
         // An entry starts the enemy's values afresh, as the server's record does; values of the

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <span>
 
 namespace vantage::play {
 
@@ -308,10 +309,8 @@ void HordeSim::measure(HordeLane& lane, double now_ms, bool send_tick) {
         // On a send tick, what this client should hold: ascending packed keys, as the mirror
         // walks its own, so one merge finds the relevant ones it lacks or holds without a
         // position (a lookup per key was a scattered read per key, 6% of the largest tick).
-        static const std::vector<std::uint64_t> kNone;
-        const std::vector<std::uint64_t>& keys = !send_tick               ? kNone
-                                                 : lane.config_.relevance ? round_.relevant(c)
-                                                                          : *round_.round().everyone;
+        std::span<const std::uint64_t> keys;
+        if (send_tick) keys = lane.config_.relevance ? round_.relevant(c) : *round_.round().everyone;
         std::size_t next = 0;
         client.mirror().for_each([&](SlotKey key, const HeldEnemy& h) {
             const std::uint64_t packed = key.encode();

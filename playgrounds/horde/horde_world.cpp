@@ -206,11 +206,6 @@ void HordeWorld::kill(std::uint32_t index) {
     ++kills_;
 }
 
-bool HordeWorld::alive(std::uint64_t packed_key) const {
-    const auto key = SlotKey::decode(packed_key);
-    return key && key->index < enemies_.size() && enemies_[key->index].alive && enemies_[key->index].key == packed_key;
-}
-
 bool HordeWorld::death_position(std::uint64_t packed_key, Vec2& out) const {
     const auto key = SlotKey::decode(packed_key);
     if (!key || key->index >= enemies_.size()) return false;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -123,13 +124,16 @@ public:
     std::span<const Shot> shots() const { return shots_; }
 
     // Whether the occupant named by packed_key is alive (a stale generation is not).
-    bool alive(std::uint64_t packed_key) const;
+    bool alive(std::uint64_t packed_key) const {
+        const std::optional<SlotKey> key = SlotKey::decode(packed_key);
+        return key && alive_position(*key) != nullptr;
+    }
     // Slot-indexed reads (index < the allocator's high-water mark, unchecked): the current or
     // last occupant of the slot.
     std::uint64_t key_at(std::uint32_t index) const { return enemies_[index].key; }
     Vec2 position_at(std::uint32_t index) const { return enemies_[index].position; }
-    // The position of the occupant named by key if it is alive (alive(key.encode())), else
-    // null. Inline: the truth-side readouts ask it for every enemy every client holds.
+    // The position of the occupant named by key if it is alive, else null. Inline: the
+    // truth-side readouts ask it for every enemy every client holds.
     const Vec2* alive_position(SlotKey key) const {
         if (key.index >= enemies_.size()) return nullptr;
         const Enemy& e = enemies_[key.index];
