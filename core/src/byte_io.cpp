@@ -61,10 +61,8 @@ void ByteWriter::write_bytes(std::span<const std::uint8_t> bytes) {
     size_ += bytes.size();
 }
 
-void ByteWriter::write_fixed(float value, float step) {
-    const std::optional<std::int32_t> q = quantize(value, step);
-    if (!q) fail(std::isfinite(value) ? WireError::OutOfRange : WireError::NotFinite);
-    write_zigzag(q.value_or(0));
+void ByteWriter::fail_unquantizable(float value) {
+    fail(std::isfinite(value) ? WireError::OutOfRange : WireError::NotFinite);
 }
 
 void ByteWriter::write_sorted_keys(std::span<const std::uint64_t> keys) {

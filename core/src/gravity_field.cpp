@@ -9,40 +9,6 @@
 namespace vantage {
 namespace {
 
-struct Sum {
-    double x = 0.0;
-    double y = 0.0;
-    std::uint64_t evaluations = 0;
-};
-
-// The tree's rule (WeightedPoint::is_finite), for real sources and summaries alike.
-template <class Source>
-bool finite_source(const Source& s) {
-    return WeightedPoint{s.x, s.y, s.weight}.is_finite();
-}
-
-// The one evaluation both source kinds share. Terms in float (what a game steps with), the
-// running sum in double (so the exact and the summarized field of identical sources agree
-// regardless of their order).
-template <class Source>
-Sum accumulate(const GravityField& field, Vec2 point, std::span<const Source> sources) {
-    Sum sum;
-    for (const Source& s : sources) {
-        if (!finite_source(s)) continue;
-        ++sum.evaluations;
-        const float dx = s.x - point.x;
-        const float dy = s.y - point.y;
-        const float r2 = dx * dx + dy * dy + field.softening_sq;
-        // r2 == 0: a source on the probe without softening has no direction. r2 == inf: too
-        // far to matter, and 1/inf is 0 anyway.
-        if (!(r2 > 0.0f)) continue;
-        const float k = field.strength * s.weight / (r2 * std::sqrt(r2));
-        sum.x += static_cast<double>(k * dx);
-        sum.y += static_cast<double>(k * dy);
-    }
-    return sum;
-}
-
 template <class Source>
 void accumulate_each(const GravityField& field, std::span<const Vec2> points, std::span<const Source> sources,
                      std::span<Vec2> out) {
@@ -50,7 +16,7 @@ void accumulate_each(const GravityField& field, std::span<const Vec2> points, st
     VANTAGE_ASSERT(out.size() == points.size(), "GravityField::at_each: out and points differ in length");
     const std::size_t n = std::min(out.size(), points.size());
     for (std::size_t i = 0; i < n; ++i) {
-        const Sum sum = accumulate(field, points[i], sources);
+        const detail::FieldSum sum = detail::field_sum(field, points[i], sources);
         out[i] = {static_cast<float>(sum.x), static_cast<float>(sum.y)};
     }
 }
@@ -59,7 +25,7 @@ template <class Source>
 double total_weight(std::span<const Source> sources) {
     double w = 0.0;
     for (const Source& s : sources) {
-        if (finite_source(s)) w += s.weight;
+        if (WeightedPoint{s.x, s.y, s.weight}.is_finite()) w += s.weight;
     }
     return w;
 }
@@ -73,8 +39,8 @@ FieldError compare(const GravityField& field, std::span<const WeightedPoint> sou
     double diff_sum = 0.0;
     double exact_sum = 0.0;
     for (const Vec2 probe : probes) {
-        const Sum exact = accumulate(field, probe, sources);
-        const Sum guess = accumulate(field, probe, approx);
+        const detail::FieldSum exact = detail::field_sum(field, probe, sources);
+        const detail::FieldSum guess = detail::field_sum(field, probe, approx);
         result.exact_evaluations += exact.evaluations;
         result.approx_evaluations += guess.evaluations;
         const double exact_len = std::hypot(exact.x, exact.y);
@@ -99,24 +65,6 @@ FieldError compare(const GravityField& field, std::span<const WeightedPoint> sou
 }
 
 }  // namespace
-
-std::string_view GravityField::validate() const {
-    if (!std::isfinite(strength)) return "strength must be finite";
-    if (!std::isfinite(softening_sq) || !(softening_sq >= 0.0f)) return "softening_sq must be finite and >= 0";
-    return {};
-}
-
-Vec2 GravityField::at(Vec2 point, std::span<const WeightedPoint> sources) const {
-    VANTAGE_ASSERT_VALID(*this, "GravityField::at");
-    const Sum sum = accumulate(*this, point, sources);
-    return {static_cast<float>(sum.x), static_cast<float>(sum.y)};
-}
-
-Vec2 GravityField::at(Vec2 point, std::span<const Summary> sources) const {
-    VANTAGE_ASSERT_VALID(*this, "GravityField::at");
-    const Sum sum = accumulate(*this, point, sources);
-    return {static_cast<float>(sum.x), static_cast<float>(sum.y)};
-}
 
 void GravityField::at_each(std::span<const Vec2> points, std::span<const WeightedPoint> sources,
                            std::span<Vec2> out) const {

@@ -12,6 +12,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -178,18 +179,41 @@ public:
                 mark_[other] = epoch_;
             }
         }
+        // The scan tests a block of 32 boxes into a bit mask with no branch (which clang
+        // vectorises for wasm SIMD) and then visits the few hits: per box, four compares
+        // instead of a load of the stamp and two branches.
         const auto n = static_cast<std::uint32_t>(boxes_.size());
-        for (std::uint32_t other = 0; other < n; ++other) {
-            if (other == id || mark_[other] == epoch_) continue;
-            if (NearbyDetector::within(box, boxes_[other], kEnter)) {
-                mine.push_back(other);
-                partners_[other].push_back(id);
-                sink.became_nearby(std::min(id, other), std::max(id, other));
+        const Box* const boxes = boxes_.data();
+        std::uint32_t base = 0;
+        for (; base + kBlock <= n; base += kBlock) {
+            std::uint32_t hits = 0;
+            for (std::uint32_t j = 0; j < kBlock; ++j) {
+                hits |= static_cast<std::uint32_t>(NearbyDetector::within(box, boxes[base + j], kEnter)) << j;
             }
+            enter_hits(id, base, hits, sink);
         }
+        std::uint32_t hits = 0;
+        for (std::uint32_t j = 0; base + j < n; ++j) {
+            hits |= static_cast<std::uint32_t>(NearbyDetector::within(box, boxes[base + j], kEnter)) << j;
+        }
+        enter_hits(id, base, hits, sink);
     }
 
 private:
+    static constexpr std::uint32_t kBlock = 32;
+
+    // The boxes base + j for each set bit j of hits that are not id and not already partners.
+    void enter_hits(std::uint32_t id, std::uint32_t base, std::uint32_t hits, NearbySink& sink) {
+        while (hits != 0) {
+            const std::uint32_t other = base + static_cast<std::uint32_t>(std::countr_zero(hits));
+            hits &= hits - 1;
+            if (other == id || mark_[other] == epoch_) continue;
+            partners_[id].push_back(other);
+            partners_[other].push_back(id);
+            sink.became_nearby(std::min(id, other), std::max(id, other));
+        }
+    }
+
     static void erase(std::vector<std::uint32_t>& v, std::uint32_t x) {
         const auto it = std::find(v.begin(), v.end(), x);
         *it = v.back();
