@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "vantage/assert.hpp"
@@ -251,6 +252,29 @@ TEST(ByteReader, APaddedVarintIsRefusedSoEveryValueHasOneEncoding) {
     ByteReader r(data);
     r.read_varint();
     EXPECT_EQ(r.error(), WireError::BadVarint);
+}
+
+// read_varint_upto3 inlines the one-, two- and three-byte cases that read_varint takes out of
+// line: over every first and second byte, a range of third bytes and the lengths around three,
+// the same value, the same bytes consumed and the same error as read_varint.
+TEST(ByteReader, TheShortVarintPathReadsWhatTheGeneralOneReads) {
+    const std::uint8_t thirds[] = {0x00, 0x01, 0x40, 0x7F, 0x80, 0x81, 0xFF};
+    for (std::size_t length = 1; length <= 4; ++length) {
+        for (unsigned b0 = 0; b0 < 256; ++b0) {
+            for (unsigned b1 = 0; b1 < 256; ++b1) {
+                for (const std::uint8_t b2 : thirds) {
+                    const Bytes all{static_cast<std::uint8_t>(b0), static_cast<std::uint8_t>(b1), b2, 0x05};
+                    const std::span<const std::uint8_t> data(all.data(), length);
+                    ByteReader general(data);
+                    ByteReader fast(data);
+                    const std::uint64_t expected = general.read_varint();
+                    ASSERT_EQ(fast.read_varint_upto3(), expected) << b0 << " " << b1 << " " << int{b2} << " " << length;
+                    ASSERT_EQ(fast.remaining(), general.remaining());
+                    ASSERT_EQ(fast.error(), general.error());
+                }
+            }
+        }
+    }
 }
 
 TEST(ByteReader, ABoundedVarintAboveItsLimitIsOutOfRange) {

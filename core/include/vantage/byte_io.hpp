@@ -176,6 +176,29 @@ public:
         if (ok() && pos_ < bytes_.size() && bytes_[pos_] < 0x80u) return bytes_[pos_++];
         return read_long_varint();
     }
+    // read_varint with its two- and three-byte cases inline too (a quantized position is
+    // usually three bytes); the same values and the same errors (a zero last byte after a
+    // continuation is left to read_long_varint to refuse).
+    std::uint64_t read_varint_upto3() {
+        if (ok() && bytes_.size() - pos_ >= 3) {
+            const std::uint8_t* const p = bytes_.data() + pos_;
+            const std::uint64_t b0 = p[0], b1 = p[1], b2 = p[2];
+            if (b0 < 0x80u) {
+                pos_ += 1;
+                return b0;
+            }
+            if (b1 < 0x80u) {
+                if (b1 != 0) {
+                    pos_ += 2;
+                    return (b0 & 0x7Fu) | (b1 << 7);
+                }
+            } else if (b2 < 0x80u && b2 != 0) {
+                pos_ += 3;
+                return (b0 & 0x7Fu) | ((b1 & 0x7Fu) << 7) | (b2 << 14);
+            }
+        }
+        return read_varint();
+    }
     // A varint that must not exceed max (OutOfRange otherwise).
     std::uint64_t read_varint_max(std::uint64_t max) {
         const std::uint64_t v = read_varint();
@@ -189,7 +212,7 @@ public:
     // write_fixed never writes (its value does not quantize back to it), so whatever is
     // accepted re-encodes to the same bytes.
     float read_fixed(float step) {
-        const std::int64_t q = read_zigzag();
+        const std::int64_t q = zigzag_decode(read_varint_upto3());
         // Below 2^22 in magnitude, with a positive step whose 2^22 multiple is a finite float,
         // q * step rounds to a float within a relative 2^-24 (a subnormal product is exact: a
         // whole number of the smallest subnormal), so dividing it by step comes back within
