@@ -25,7 +25,7 @@ template <class Source>
 double total_weight(std::span<const Source> sources) {
     double w = 0.0;
     for (const Source& s : sources) {
-        if (WeightedPoint{s.x, s.y, s.weight}.is_finite()) w += s.weight;
+        if (detail::finite_source(s)) w += s.weight;
     }
     return w;
 }

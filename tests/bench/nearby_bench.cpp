@@ -184,19 +184,17 @@ public:
         // instead of a load of the stamp and two branches.
         const auto n = static_cast<std::uint32_t>(boxes_.size());
         const Box* const boxes = boxes_.data();
-        std::uint32_t base = 0;
-        for (; base + kBlock <= n; base += kBlock) {
+        // Bit j: boxes[base + j] within kEnter of box, for j < count (at most kBlock).
+        const auto hits_in = [&](std::uint32_t base, std::uint32_t count) {
             std::uint32_t hits = 0;
-            for (std::uint32_t j = 0; j < kBlock; ++j) {
+            for (std::uint32_t j = 0; j < count; ++j) {
                 hits |= static_cast<std::uint32_t>(NearbyDetector::within(box, boxes[base + j], kEnter)) << j;
             }
-            enter_hits(id, base, hits, sink);
-        }
-        std::uint32_t hits = 0;
-        for (std::uint32_t j = 0; base + j < n; ++j) {
-            hits |= static_cast<std::uint32_t>(NearbyDetector::within(box, boxes[base + j], kEnter)) << j;
-        }
-        enter_hits(id, base, hits, sink);
+            return hits;
+        };
+        std::uint32_t base = 0;
+        for (; base + kBlock <= n; base += kBlock) enter_hits(id, base, hits_in(base, kBlock), sink);
+        enter_hits(id, base, hits_in(base, n - base), sink);
     }
 
 private:

@@ -73,15 +73,20 @@ struct FieldSum {
     std::uint64_t evaluations = 0;
 };
 
+// The tree's rule (WeightedPoint::is_finite), for real sources and summaries alike.
+template <class Source>
+inline bool finite_source(const Source& s) {
+    return WeightedPoint{s.x, s.y, s.weight}.is_finite();
+}
+
 // The one evaluation both source kinds share. Terms in float (what a game steps with), the
 // running sum in double (so the exact and the summarized field of identical sources agree
-// regardless of their order). Sources failing WeightedPoint::is_finite (the tree's rule)
-// are skipped.
+// regardless of their order). Sources failing finite_source are skipped.
 template <class Source>
 inline FieldSum field_sum(const GravityField& field, Vec2 point, std::span<const Source> sources) {
     FieldSum sum;
     for (const Source& s : sources) {
-        if (!WeightedPoint{s.x, s.y, s.weight}.is_finite()) continue;
+        if (!finite_source(s)) continue;
         ++sum.evaluations;
         const float dx = s.x - point.x;
         const float dy = s.y - point.y;
