@@ -31,10 +31,11 @@ void assert_failed(const char* file, int line, const char* condition, const char
     std::abort();
 }
 
-void assert_invalid(const char* file, int line, const char* condition, const char* what, std::string_view why) {
+void assert_invalid(const char* file, int line, const char* condition, const char* what, const char* why_data,
+                    std::size_t why_size) {
     // One message per thread; the handler runs before anything else can fail on this thread.
     thread_local char message[256];
-    std::snprintf(message, sizeof message, "%s: %.*s", what, static_cast<int>(why.size()), why.data());
+    std::snprintf(message, sizeof message, "%s: %.*s", what, static_cast<int>(why_size), why_data);
     assert_failed(file, line, condition, message);
 }
 

@@ -39,6 +39,19 @@ TEST(ByteWriter, VarintGoldenBytesMatchTheDocumentedFormat) {
     EXPECT_EQ(varint_size(UINT64_MAX), 10u);
 }
 
+// varint_size is arithmetic, not a loop over the bytes: pin it to the encoder's own length
+// at both ends of every bit count, 0 through 64 significant bits.
+TEST(ByteWriter, VarintSizeIsTheEncodedLengthAtEveryBitCount) {
+    EXPECT_EQ(varint_size(0), varint_bytes(0).size());
+    for (int bits = 1; bits <= 64; ++bits) {
+        const std::uint64_t lowest = std::uint64_t{1} << (bits - 1);
+        const std::uint64_t highest = bits == 64 ? UINT64_MAX : (std::uint64_t{1} << bits) - 1;
+        EXPECT_EQ(varint_size(lowest), varint_bytes(lowest).size()) << bits << " bits";
+        EXPECT_EQ(varint_size(highest), varint_bytes(highest).size()) << bits << " bits";
+        EXPECT_EQ(varint_size(highest), static_cast<std::size_t>((bits + 6) / 7)) << bits << " bits";
+    }
+}
+
 TEST(ByteWriter, ZigZagMapsSmallMagnitudesToSmallCodes) {
     EXPECT_EQ(zigzag_encode(0), 0u);
     EXPECT_EQ(zigzag_encode(-1), 1u);

@@ -28,6 +28,7 @@
 // call).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
 
@@ -49,9 +50,13 @@ AssertHandler assert_handler();
 
 // What the macros call on failure: the handler, then std::abort() if the handler returns.
 [[noreturn]] void assert_failed(const char* file, int line, const char* condition, const char* message);
-// VANTAGE_ASSERT_VALID's failure: the message is "<what>: <why>".
+// VANTAGE_ASSERT_VALID's failure: the message is "<what>: <why>", why being why_size chars
+// at why_data. The reason travels as two scalars rather than a std::string_view because the
+// wasm C ABI passes a struct by pointer to a copy on the C stack, and wasm has no
+// shrink-wrapping: a function with the check moved the C stack pointer on every call,
+// failing or not (em++ -O2: a frame with the string_view, none with the two scalars).
 [[noreturn]] void assert_invalid(const char* file, int line, const char* condition, const char* what,
-                                 std::string_view why);
+                                 const char* why_data, std::size_t why_size);
 
 }  // namespace vantage
 
@@ -61,13 +66,14 @@ AssertHandler assert_handler();
             ::vantage::assert_failed(__FILE__, __LINE__, #condition, message); \
     } while (false)
 
-#define VANTAGE_ASSERT_VALID(options, what)                                                                \
-    do {                                                                                                   \
-        static_assert(std::is_same_v<decltype((options).validate()), std::string_view>,                    \
-                      "validate() returns std::string_view, empty when valid (core/docs/conventions.md)"); \
-        const std::string_view vantage_why_ = (options).validate();                                        \
-        if (!vantage_why_.empty()) [[unlikely]]                                                            \
-            ::vantage::assert_invalid(__FILE__, __LINE__, #options ".validate()", what, vantage_why_);     \
+#define VANTAGE_ASSERT_VALID(options, what)                                                                  \
+    do {                                                                                                     \
+        static_assert(std::is_same_v<decltype((options).validate()), std::string_view>,                      \
+                      "validate() returns std::string_view, empty when valid (core/docs/conventions.md)");   \
+        const std::string_view vantage_why_ = (options).validate();                                          \
+        if (!vantage_why_.empty()) [[unlikely]]                                                              \
+            ::vantage::assert_invalid(__FILE__, __LINE__, #options ".validate()", what, vantage_why_.data(), \
+                                      vantage_why_.size());                                                  \
     } while (false)
 
 #if VANTAGE_HOT_ASSERTS

@@ -237,9 +237,12 @@ private:
         return lo;
     }
     // render_ms <= newest time; buffer not empty.
-    SnapshotSample<State> inside(double render_ms) const {
+    // Returns the optional the callers return, so the sample is built in their result: as a
+    // bare SnapshotSample it came back through a temporary on the C stack, which in wasm
+    // (no shrink-wrapping) made every sample() move the stack pointer, extrapolating or not.
+    std::optional<SnapshotSample<State>> inside(double render_ms) const {
         const Snapshot& oldest = at(0);
-        if (render_ms < oldest.time_ms) return {oldest.state, SampleKind::HeldOldest, 0.0, 0.0};
+        if (render_ms < oldest.time_ms) return SnapshotSample<State>{oldest.state, SampleKind::HeldOldest, 0.0, 0.0};
         // The first snapshot after render_ms (size_ if none), then the one at or before it.
         std::size_t lo = 0, hi = size_;
         while (lo < hi) {
@@ -251,10 +254,11 @@ private:
             }
         }
         const Snapshot& a = at(lo - 1);  // last snapshot at or before render_ms
-        if (a.time_ms == render_ms || lo == size_) return {a.state, SampleKind::Exact, 0.0, 0.0};
+        if (a.time_ms == render_ms || lo == size_) return SnapshotSample<State>{a.state, SampleKind::Exact, 0.0, 0.0};
         const Snapshot& b = at(lo);
         const auto t = static_cast<float>((render_ms - a.time_ms) / (b.time_ms - a.time_ms));
-        return {static_cast<State>(interpolate(a.state, b.state, t)), SampleKind::Interpolated, 0.0, 0.0};
+        return SnapshotSample<State>{static_cast<State>(interpolate(a.state, b.state, t)), SampleKind::Interpolated,
+                                     0.0, 0.0};
     }
 
     std::size_t capacity_;
