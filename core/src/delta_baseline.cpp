@@ -234,14 +234,13 @@ bool DeltaBaseline::plan_diff(std::span<const std::uint64_t> current, std::span<
     difference(current, certain, out.entered);
     difference(held, current, out.left);
     const std::size_t diff_bytes = frame_bytes(out);
-    // The whole set's size is a pass over it; every key takes at least two bytes (its index
-    // gap and its generation) plus its value, so when even that floor is no smaller than the
-    // diff (the steady state: a few changes against a large set) the pass is skipped.
-    const std::size_t full_floor =
-        delta_frame_bytes(out.seq, std::nullopt, {}, {}, value) + current.size() * (2 + value);
+    // Pricing the whole set is a pass over it, skipped when even its floor is no smaller than
+    // the diff (the steady state: a few changes against a large set).
+    const bool full_may_be_smaller =
+        delta_frame_bytes_floor(out.seq, std::nullopt, current.size(), 0, value) < diff_bytes;
     const std::size_t full_bytes =
-        full_floor < diff_bytes ? delta_frame_bytes(out.seq, std::nullopt, current, {}, value) : full_floor;
-    if (full_bytes <= max && full_bytes < diff_bytes) {
+        full_may_be_smaller ? delta_frame_bytes(out.seq, std::nullopt, current, {}, value) : 0;
+    if (full_may_be_smaller && full_bytes <= max && full_bytes < diff_bytes) {
         // Far behind (or many changes in flight): the whole set says it in fewer bytes. A full
         // baseline is an exact state like any other, so the epoch continues.
         out.full_baseline = true;

@@ -74,6 +74,11 @@ void read_key_list(ByteReader& r, std::vector<std::uint64_t>& out, std::size_t m
     // On a failure the rest of out stays zero; decode_delta_frame drops the whole frame.
 }
 
+// Type, flags, seq, the baseline's distance back when there is one, digest.
+std::size_t frame_header_bytes(std::uint64_t seq, std::optional<std::uint64_t> baseline_seq) {
+    return 2 + varint_size(seq) + (baseline_seq ? varint_size(seq - *baseline_seq) : 0) + 8;
+}
+
 }  // namespace
 
 std::string_view WireOptions::validate() const {
@@ -108,10 +113,14 @@ std::size_t slot_key_list_bytes(std::span<const std::uint64_t> keys) {
 std::size_t delta_frame_bytes(std::uint64_t seq, std::optional<std::uint64_t> baseline_seq,
                               std::span<const std::uint64_t> entered, std::span<const std::uint64_t> left,
                               std::size_t value_bytes) {
-    std::size_t bytes = 2 + varint_size(seq) + 8;  // type, flags, seq, digest
-    if (baseline_seq) bytes += varint_size(seq - *baseline_seq);
-    bytes += slot_key_list_bytes(entered) + slot_key_list_bytes(left);
-    return bytes + entered.size() * value_bytes;
+    return frame_header_bytes(seq, baseline_seq) + slot_key_list_bytes(entered) + slot_key_list_bytes(left) +
+           entered.size() * value_bytes;
+}
+
+std::size_t delta_frame_bytes_floor(std::uint64_t seq, std::optional<std::uint64_t> baseline_seq, std::size_t entered,
+                                    std::size_t left, std::size_t value_bytes) {
+    return frame_header_bytes(seq, baseline_seq) + varint_size(entered) + varint_size(left) + 2 * (entered + left) +
+           entered * value_bytes;
 }
 
 std::size_t delta_frame_bytes(const DeltaPlan& plan, std::size_t value_bytes) {

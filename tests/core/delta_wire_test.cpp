@@ -388,6 +388,19 @@ TEST(DeltaWire, TheFrameSizeFunctionMatchesTheEncoder) {
         encode_delta_frame(bare, p, {}, options);
         ASSERT_TRUE(bare.ok()) << "seed " << seed;
         EXPECT_EQ(delta_frame_bytes(p, 0), bare.size()) << "seed " << seed;
+        const auto value = static_cast<std::size_t>(rng.below(17));
+        const std::size_t floor =
+            delta_frame_bytes_floor(p.seq, p.baseline_seq, p.entered.size(), p.left.size(), value);
+        EXPECT_LE(floor, delta_frame_bytes(p, value)) << "seed " << seed;
+        // Tight when every gap and generation fits one byte.
+        const std::vector<std::uint64_t> dense = [&] {
+            std::vector<std::uint64_t> keys;
+            for (std::uint32_t i = 0; i < p.entered.size(); ++i) keys.push_back(SlotKey{i, 0}.encode());
+            return keys;
+        }();
+        EXPECT_EQ(delta_frame_bytes(p.seq, p.baseline_seq, dense, {}, value),
+                  delta_frame_bytes_floor(p.seq, p.baseline_seq, dense.size(), 0, value))
+            << "seed " << seed;
         ByteWriter with;
         encode_delta_frame(with, p, positions, options);
         ASSERT_TRUE(with.ok()) << "seed " << seed;

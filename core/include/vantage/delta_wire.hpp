@@ -93,6 +93,11 @@ std::size_t delta_frame_bytes(std::uint64_t seq, std::optional<std::uint64_t> ba
                               std::size_t value_bytes);
 // The exact size of one slot key list (count and pairs) as a frame carries it.
 std::size_t slot_key_list_bytes(std::span<const std::uint64_t> keys);
+// A lower bound of delta_frame_bytes for lists of these lengths, whatever their keys: each key
+// takes at least two bytes (its index gap and its generation). O(1), where the exact size is
+// a pass over the keys, so a caller can rule a frame out before pricing it.
+std::size_t delta_frame_bytes_floor(std::uint64_t seq, std::optional<std::uint64_t> baseline_seq, std::size_t entered,
+                                    std::size_t left, std::size_t value_bytes);
 
 void encode_ack(ByteWriter& w, const AckReport& report);
 WireError decode_ack(std::span<const std::uint8_t> bytes, AckReport& out);
