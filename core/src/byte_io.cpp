@@ -61,10 +61,6 @@ void ByteWriter::write_bytes(std::span<const std::uint8_t> bytes) {
     size_ += bytes.size();
 }
 
-void ByteWriter::fail_unquantizable(float value) {
-    fail(std::isfinite(value) ? WireError::OutOfRange : WireError::NotFinite);
-}
-
 void ByteWriter::write_sorted_keys(std::span<const std::uint64_t> keys) {
     write_varint(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i) {

@@ -24,16 +24,20 @@ std::uint64_t valid_mask_bits(std::uint64_t newest) {
 // Packed keys as (index gap, generation) pairs; see core/docs/delta.md.
 void write_key_list(ByteWriter& w, std::span<const std::uint64_t> keys) {
     w.write_varint(keys.size());
-    std::uint32_t prev_index = 0;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-        const std::optional<SlotKey> key = SlotKey::decode(keys[i]);
-        VANTAGE_ASSERT_HOT(key, "encode_delta_frame: a key is not a packed SlotKey (bits above 48 set)");
-        VANTAGE_ASSERT_HOT(i == 0 || keys[i] > keys[i - 1], "encode_delta_frame: keys must be ascending and unique");
-        const SlotKey k = key.value_or(SlotKey{});
-        w.write_varint(i == 0 ? k.index : k.index - prev_index);
-        w.write_varint(k.generation);
-        prev_index = k.index;
-    }
+    // A key is at most 8 bytes: its index gap (32 bits) in 5, its generation (16) in 3.
+    w.run(keys.size() * 8, [keys](ByteWriter::Cursor& c) {
+        std::uint32_t prev_index = 0;
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            const std::optional<SlotKey> key = SlotKey::decode(keys[i]);
+            VANTAGE_ASSERT_HOT(key, "encode_delta_frame: a key is not a packed SlotKey (bits above 48 set)");
+            VANTAGE_ASSERT_HOT(i == 0 || keys[i] > keys[i - 1],
+                               "encode_delta_frame: keys must be ascending and unique");
+            const SlotKey k = key.value_or(SlotKey{});
+            c.varint(i == 0 ? k.index : k.index - prev_index);
+            c.varint(k.generation);
+            prev_index = k.index;
+        }
+    });
 }
 
 // Capacity for n: grown geometrically (a power of two), not to each frame's exact size, so a
@@ -168,7 +172,9 @@ void encode_delta_frame(ByteWriter& w, const DeltaPlan& plan, std::span<const Ve
     w.write_u64(plan.digest);
     write_key_list(w, plan.entered);
     write_key_list(w, plan.left);
-    for (const Vec2& p : entered_positions) w.write_fixed2(p, options.position_step);
+    w.run(entered_positions.size() * 2 * ByteWriter::kMaxFixedBytes, [&](ByteWriter::Cursor& c) {
+        for (const Vec2& p : entered_positions) c.fixed2(p, options.position_step);
+    });
     // The decoder refuses a frame longer than max_frame_bytes: refuse it here first.
     if (w.size() - start > options.max_frame_bytes) w.fail(WireError::TooLarge);
 }

@@ -112,6 +112,50 @@ TEST(ByteWriter, ANonFiniteCoordinateMarksTheWriterFailedButKeepsTheLayout) {
     EXPECT_EQ(inf.error(), WireError::NotFinite);
 }
 
+TEST(ByteWriter, ARunWritesWhatTheSingleWritesWriteAndKeepsTheFirstError) {
+    XorShift rng(23);
+    for (int round = 0; round < 200; ++round) {
+        std::vector<std::uint64_t> values;
+        std::vector<float> coordinates;
+        for (int i = 0; i < 20; ++i) {
+            values.push_back(rng.next() >> (rng.next() % 64));
+            std::uint32_t bits = static_cast<std::uint32_t>(rng.next());
+            float v = 0.0f;
+            std::memcpy(&v, &bits, sizeof v);
+            coordinates.push_back(i % 3 == 0 ? v : rng.range(-5000.0f, 5000.0f));  // some not finite, some too far
+        }
+        ByteWriter single;
+        single.write_u8(9);  // a run appends to what is there
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            single.write_varint(values[i]);
+            single.write_zigzag(-static_cast<std::int64_t>(values[i] >> 1));
+            single.write_fixed(coordinates[i], 0.0625f);
+        }
+        single.write_fixed2({coordinates[0], coordinates[1]}, 0.5f);
+        ByteWriter run;
+        run.write_u8(9);
+        const std::size_t most = values.size() * (2 * kMaxVarintBytes + ByteWriter::kMaxFixedBytes);
+        run.run(most, [&](ByteWriter::Cursor& c) {
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                c.varint(values[i]);
+                c.zigzag(-static_cast<std::int64_t>(values[i] >> 1));
+                c.fixed(coordinates[i], 0.0625f);
+            }
+        });
+        run.run(2 * ByteWriter::kMaxFixedBytes, [&](ByteWriter::Cursor& c) {
+            c.fixed2({coordinates[0], coordinates[1]}, 0.5f);
+        });
+        ASSERT_EQ(bytes_of(run), bytes_of(single));
+        ASSERT_EQ(run.error(), single.error());
+    }
+    // The writer's own earlier error stays first.
+    ByteWriter w;
+    w.write_fixed(1e30f, 1.0f);
+    w.run(ByteWriter::kMaxFixedBytes, [](ByteWriter::Cursor& c) { c.fixed(std::nanf(""), 1.0f); });
+    EXPECT_EQ(w.error(), WireError::OutOfRange);
+    EXPECT_EQ(bytes_of(w), (Bytes{0x00, 0x00}));
+}
+
 TEST(ByteWriter, ClearKeepsCapacityAndForgetsTheError) {
     ByteWriter w;
     for (int i = 0; i < 100; ++i) w.write_u64(static_cast<std::uint64_t>(i));

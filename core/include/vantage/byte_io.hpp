@@ -101,31 +101,62 @@ public:
     void write_u32(std::uint32_t v) { write_le(v, 4); }  // little-endian
     void write_u64(std::uint64_t v) { write_le(v, 8); }  // little-endian
     void write_f32(float v);                             // IEEE-754 bit pattern, little-endian
-    void write_varint(std::uint64_t v) {
-        // Into room for the longest varint, so no size or capacity check per byte.
-        std::uint8_t* const first = room(kMaxVarintBytes);
-        std::uint8_t* out = first;
-        while (v >= 0x80u) {
-            *out++ = static_cast<std::uint8_t>((v & 0x7Fu) | 0x80u);
-            v >>= 7;
+    // Writes into room reserved once for a run of values (see run()). Its position is the
+    // caller's local, so a byte stored through it cannot alias the writer's size or buffer,
+    // which a store through the writer's own uint8_t* may (so every write through the writer
+    // reloads both).
+    struct Cursor {
+        std::uint8_t* out;
+        WireError error = WireError::Ok;
+
+        VANTAGE_ALWAYS_INLINE void varint(std::uint64_t v) {
+            while (v >= 0x80u) {
+                *out++ = static_cast<std::uint8_t>((v & 0x7Fu) | 0x80u);
+                v >>= 7;
+            }
+            *out++ = static_cast<std::uint8_t>(v);
         }
-        *out++ = static_cast<std::uint8_t>(v);
-        size_ += static_cast<std::size_t>(out - first);
+        VANTAGE_ALWAYS_INLINE void zigzag(std::int64_t v) { varint(zigzag_encode(v)); }
+        // At most 5 bytes (a zig-zag 32-bit quantum). A NaN, infinity or out-of-range value
+        // writes 0 and records NotFinite or OutOfRange (the first error is kept).
+        VANTAGE_ALWAYS_INLINE void fixed(float value, float step) {
+            const std::optional<std::int32_t> q = quantize(value, step);
+            if (!q && error == WireError::Ok) [[unlikely]]
+                error = std::isfinite(value) ? WireError::OutOfRange : WireError::NotFinite;
+            zigzag(q.value_or(0));
+        }
+        VANTAGE_ALWAYS_INLINE void fixed2(Vec2 value, float step) {
+            fixed(value.x, step);
+            fixed(value.y, step);
+        }
+    };
+    static constexpr std::size_t kMaxFixedBytes = 5;
+    // Calls fn(Cursor&) to write at most max_bytes (checked), then takes what it wrote and
+    // its error, if any.
+    template <class Fn>
+    VANTAGE_ALWAYS_INLINE void run(std::size_t max_bytes, Fn&& fn) {
+        std::uint8_t* const first = room(max_bytes);
+        Cursor cursor{first};
+        fn(cursor);
+        const auto written = static_cast<std::size_t>(cursor.out - first);
+        VANTAGE_ASSERT_HOT(written <= max_bytes, "ByteWriter::run: wrote past the room it asked for");
+        size_ += written;
+        if (cursor.error != WireError::Ok) [[unlikely]]
+            fail(cursor.error);
+    }
+
+    void write_varint(std::uint64_t v) {
+        run(kMaxVarintBytes, [v](Cursor& c) { c.varint(v); });
     }
     void write_zigzag(std::int64_t v) { write_varint(zigzag_encode(v)); }
     void write_bytes(std::span<const std::uint8_t> bytes);
     // zig-zag varint of quantize(value, step). A NaN, infinity or out-of-range value writes 0
-    // and marks the writer failed (WireError::NotFinite / OutOfRange). Inline: per coordinate
-    // on every encode, and a call per coordinate was a fifth of the frame encode in wasm.
-    VANTAGE_ALWAYS_INLINE void write_fixed(float value, float step) {
-        const std::optional<std::int32_t> q = quantize(value, step);
-        if (!q) [[unlikely]]
-            fail_unquantizable(value);
-        write_zigzag(q.value_or(0));
+    // and marks the writer failed (WireError::NotFinite / OutOfRange).
+    void write_fixed(float value, float step) {
+        run(kMaxFixedBytes, [&](Cursor& c) { c.fixed(value, step); });
     }
     void write_fixed2(Vec2 value, float step) {
-        write_fixed(value.x, step);
-        write_fixed(value.y, step);
+        run(2 * kMaxFixedBytes, [&](Cursor& c) { c.fixed2(value, step); });
     }
     // varint count, then the first key, then each gap minus one (the keys are strictly
     // ascending, so every gap is at least one). Asserts the keys are strictly ascending.
@@ -154,7 +185,6 @@ private:
         return buffer_.data() + size_;
     }
     void grow(std::size_t n);
-    void fail_unquantizable(float value);           // NotFinite or OutOfRange, out of line
     void write_le(std::uint64_t v, std::size_t n);  // the low n bytes of v, least significant first
 
     // The bytes written are buffer_[0, size_); the rest is room, so a write is a store and
@@ -216,8 +246,9 @@ public:
     std::int64_t read_zigzag() { return zigzag_decode(read_varint()); }
     // The inverse of write_fixed: OutOfRange when the quantum does not fit 32 bits or is one
     // write_fixed never writes (its value does not quantize back to it), so whatever is
-    // accepted re-encodes to the same bytes.
-    float read_fixed(float step) {
+    // accepted re-encodes to the same bytes. Always inlined: clang left it a call per
+    // coordinate in wasm, inside the inlined read_fixed2 (a fifth of a frame's decode there).
+    VANTAGE_ALWAYS_INLINE float read_fixed(float step) {
         const std::int64_t q = zigzag_decode(read_varint_upto3());
         // Below 2^22 in magnitude, with a positive step whose 2^22 multiple is a finite float,
         // q * step rounds to a float within a relative 2^-24 (a subnormal product is exact: a
