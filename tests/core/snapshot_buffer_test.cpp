@@ -1,10 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "test_delay_queue.hpp"
+#include "vantage/random.hpp"
 #include "vantage/smooth_clock.hpp"
 #include "vantage/snapshot_buffer.hpp"
 #include "vantage/vec.hpp"
@@ -27,6 +30,39 @@ TEST(SnapshotBuffer, SnapshotsStayInOrderAndTheOldestLeavesAtCapacity) {
     EXPECT_EQ(b.size(), 3u);
     EXPECT_EQ(b.oldest_time_ms(), 300.0);
     EXPECT_EQ(b.newest_time_ms(), 500.0);
+}
+
+// Any capacity, any arrival order: the buffer holds what a sorted list of the newest
+// `capacity` distinct times would, and says which of the five things happened to each add.
+TEST(SnapshotBuffer, EveryCapacityKeepsTheNewestDistinctTimesInOrder) {
+    for (const std::size_t capacity : {2u, 3u, 5u, 7u, 8u, 9u, 31u, 33u}) {
+        SnapshotBuffer<float> b(capacity);
+        std::vector<double> model;  // ascending
+        XorShift rng(capacity);
+        for (int i = 0; i < 3000; ++i) {
+            const double t = static_cast<double>(i / 2 + static_cast<int>(rng.below(8)));  // mostly forward
+            const SnapshotAdd added = b.add_snapshot(t, static_cast<float>(t));
+            const auto at = std::lower_bound(model.begin(), model.end(), t);
+            SnapshotAdd expected = SnapshotAdd::Appended;
+            if (at != model.end() && *at == t) {
+                expected = SnapshotAdd::Duplicate;
+            } else if (at == model.begin() && model.size() == capacity) {
+                expected = SnapshotAdd::TooOld;
+            } else {
+                expected = at == model.end() ? SnapshotAdd::Appended : SnapshotAdd::Inserted;
+                model.insert(at, t);
+                if (model.size() > capacity) model.erase(model.begin());
+            }
+            ASSERT_EQ(added, expected) << "capacity " << capacity << " add " << i;
+            ASSERT_EQ(b.size(), model.size());
+            ASSERT_EQ(b.oldest_time_ms(), model.front());
+            ASSERT_EQ(b.newest_time_ms(), model.back());
+            for (const double m : model) {
+                const auto s = b.sample(m);
+                ASSERT_TRUE(s && s->kind == SampleKind::Exact && s->state == static_cast<float>(m)) << "time " << m;
+            }
+        }
+    }
 }
 
 TEST(SnapshotBuffer, AnOutOfOrderSnapshotIsPlacedByItsTimestamp) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <optional>
@@ -120,8 +121,9 @@ public:
     // capacity >= 2: interpolation needs a pair.
     SnapshotBuffer() : SnapshotBuffer(32) {}
     explicit SnapshotBuffer(std::size_t capacity) : capacity_(capacity) {
-        VANTAGE_ASSERT(capacity >= 2, "SnapshotBuffer: capacity must be at least 2");
-        ring_.resize(capacity_);
+        VANTAGE_ASSERT(capacity >= 2 && capacity <= kMaxCapacity, "SnapshotBuffer: capacity must be in [2, 2^20]");
+        ring_.resize(std::bit_ceil(capacity_));
+        mask_ = ring_.size() - 1;
     }
 
     // The append (every in-order packet) is kept small enough to inline everywhere; the
@@ -212,11 +214,10 @@ private:
         return SnapshotAdd::Inserted;
     }
 
-    // Logical index i (0 = oldest) to its place in the ring; i < capacity.
-    std::size_t place(std::size_t i) const {
-        const std::size_t p = head_ + i;
-        return p >= capacity_ ? p - capacity_ : p;
-    }
+    // Logical index i (0 = oldest) to its place in the ring; i < capacity. The ring's size
+    // is a power of two, so this is a mask (a compare and a select were on the critical path
+    // of every append and every probe of a sample's search).
+    std::size_t place(std::size_t i) const { return (head_ + i) & mask_; }
     const Snapshot& at(std::size_t i) const { return ring_[place(i)]; }
     Snapshot& slot(std::size_t i) { return ring_[place(i)]; }
     void drop_oldest() {
@@ -261,9 +262,12 @@ private:
                                      0.0, 0.0};
     }
 
+    static constexpr std::size_t kMaxCapacity = std::size_t{1} << 20;
     std::size_t capacity_;
-    // A ring of capacity_ snapshots: the oldest at head_, ascending and strictly increasing
-    // times in logical order. Appending to a full buffer overwrites the oldest (no shifting).
+    std::size_t mask_ = 0;
+    // A ring of capacity_ snapshots in the first power of two slots at or above it: the
+    // oldest at head_, ascending and strictly increasing times in logical order. Appending to a full buffer overwrites
+    // the oldest (no shifting).
     std::vector<Snapshot> ring_;
     std::size_t head_ = 0;
     std::size_t size_ = 0;
