@@ -35,76 +35,56 @@ void write_keys(std::vector<std::uint64_t>& out, std::size_t bound, Write write)
 
 using Keys = std::span<const std::uint64_t>;
 
-// The set operations below walk two ascending lists that are mostly the same keys (a frame's
-// set against the last one's, or against what was acknowledged: a few dozen changes in a
-// thousand), so each tests equality first: one well-predicted compare per shared key, where
-// the standard algorithms test less-than both ways. They walk local pointers: natively a
-// key stored through the output may alias a span's size (both 64-bit integers), which made
-// every store reload both spans.
+// The parts of two sets a set operation keeps.
+enum SetPart : unsigned { kOnlyA = 1, kBoth = 2, kOnlyB = 4 };
 
-// out = a - b, both ascending.
-void difference(Keys a, Keys b, std::vector<std::uint64_t>& out) {
-    write_keys(out, a.size(), [a, b](std::uint64_t* o) {
+// out = the keys of a and b that lie in the parts `keep` names, both ascending. The lists are
+// mostly the same keys (a frame's set against the last one's, or against what was
+// acknowledged: a few dozen changes in a thousand), so the walk tests equality first: one
+// well-predicted compare per shared key, where the standard algorithms test less-than both
+// ways. It walks local pointers: natively a key stored through the output may alias a span's
+// size (both 64-bit integers), which made every store reload both spans.
+template <unsigned keep>
+void keep_parts(Keys a, Keys b, std::vector<std::uint64_t>& out) {
+    constexpr bool only_both = keep == kBoth;
+    const std::size_t bound =
+        only_both ? std::min(a.size(), b.size()) : ((keep & kOnlyA) ? a.size() : 0) + ((keep & kOnlyB) ? b.size() : 0);
+    write_keys(out, bound, [a, b](std::uint64_t* o) {
         const std::uint64_t *i = a.data(), *const i_end = i + a.size();
         const std::uint64_t *j = b.data(), *const j_end = j + b.size();
         while (i != i_end && j != j_end) {
             const std::uint64_t x = *i, y = *j;
             if (x == y) {
+                if constexpr ((keep & kBoth) != 0) *o++ = x;
                 ++i;
                 ++j;
             } else if (x < y) {
-                *o++ = x;
+                if constexpr ((keep & kOnlyA) != 0) *o++ = x;
                 ++i;
             } else {
+                if constexpr ((keep & kOnlyB) != 0) *o++ = y;
                 ++j;
             }
         }
-        return std::copy(i, i_end, o);
-    });
-}
-
-// out = a and b, both ascending.
-void intersection(Keys a, Keys b, std::vector<std::uint64_t>& out) {
-    write_keys(out, std::min(a.size(), b.size()), [a, b](std::uint64_t* o) {
-        const std::uint64_t *i = a.data(), *const i_end = i + a.size();
-        const std::uint64_t *j = b.data(), *const j_end = j + b.size();
-        while (i != i_end && j != j_end) {
-            const std::uint64_t x = *i, y = *j;
-            if (x == y) {
-                *o++ = x;
-                ++i;
-                ++j;
-            } else if (x < y) {
-                ++i;
-            } else {
-                ++j;
-            }
-        }
+        if constexpr ((keep & kOnlyA) != 0) o = std::copy(i, i_end, o);
+        if constexpr ((keep & kOnlyB) != 0) o = std::copy(j, j_end, o);
         return o;
     });
 }
 
+// out = a - b, both ascending.
+void difference(Keys a, Keys b, std::vector<std::uint64_t>& out) {
+    keep_parts<kOnlyA>(a, b, out);
+}
+
+// out = a and b, both ascending.
+void intersection(Keys a, Keys b, std::vector<std::uint64_t>& out) {
+    keep_parts<kBoth>(a, b, out);
+}
+
 // out = a or b, both ascending.
 void union_of(Keys a, Keys b, std::vector<std::uint64_t>& out) {
-    write_keys(out, a.size() + b.size(), [a, b](std::uint64_t* o) {
-        const std::uint64_t *i = a.data(), *const i_end = i + a.size();
-        const std::uint64_t *j = b.data(), *const j_end = j + b.size();
-        while (i != i_end && j != j_end) {
-            const std::uint64_t x = *i, y = *j;
-            if (x == y) {
-                *o++ = x;
-                ++i;
-                ++j;
-            } else if (x < y) {
-                *o++ = x;
-                ++i;
-            } else {
-                *o++ = y;
-                ++j;
-            }
-        }
-        return std::copy(j, j_end, std::copy(i, i_end, o));
-    });
+    keep_parts<kOnlyA | kBoth | kOnlyB>(a, b, out);
 }
 
 // out = a and b merged, disjoint and ascending.

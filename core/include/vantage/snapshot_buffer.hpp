@@ -264,7 +264,7 @@ private:
 
     static constexpr std::size_t kMaxCapacity = std::size_t{1} << 20;
     std::size_t capacity_;
-    std::size_t mask_ = 0;
+    std::size_t mask_ = 0;  // ring_.size() - 1, kept so place() is one load and an and
     // A ring of capacity_ snapshots in the first power of two slots at or above it: the
     // oldest at head_, ascending and strictly increasing times in logical order. Appending to a full buffer overwrites
     // the oldest (no shifting).
