@@ -158,17 +158,27 @@
 
   // What the module needs from the engine, checked before the app is started so that an
   // old browser gets a sentence instead of a compile error (index.html preloads the .wasm
-  // for everyone else). The SIMD probe is a one-function module whose body is a v128.const.
+  // for everyone else). Each probe is a one-function module: the SIMD one's body is a
+  // v128.const, the bulk-memory one's a memory.fill (every engine with SIMD has it too).
   const simdProbe = new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,  // "\0asm", version 1
     0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,  // types: () -> v128
     0x03, 0x02, 0x01, 0x00,  // functions: one of type 0
     0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c,  // code: one body, no locals, v128.const
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0b]);
+  const bulkMemoryProbe = new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,  // "\0asm", version 1
+    0x01, 0x04, 0x01, 0x60, 0x00, 0x00,  // types: () -> ()
+    0x03, 0x02, 0x01, 0x00,  // functions: one of type 0
+    0x05, 0x03, 0x01, 0x00, 0x00,  // memory: one, at least 0 pages
+    0x0a, 0x0d, 0x01, 0x0b, 0x00,  // code: one body, no locals,
+    0x41, 0x00, 0x41, 0x00, 0x41, 0x00, 0xfc, 0x0b, 0x00, 0x0b]);  // memory.fill(0, 0, 0)
   function missingFeature() {
     if (typeof WebAssembly !== 'object') return 'this browser has no WebAssembly';
     if (!WebAssembly.validate(simdProbe))
       return 'this browser has no WebAssembly SIMD (Chrome 91, Firefox 89, Safari 16.4 or later have it)';
+    if (!WebAssembly.validate(bulkMemoryProbe))
+      return 'this browser has no WebAssembly bulk memory (Chrome 91, Firefox 89, Safari 16.4 or later have it)';
     return '';
   }
   const missing = missingFeature();

@@ -1,6 +1,7 @@
 #include "vantage/spatial_grid.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "vantage/assert.hpp"
@@ -163,27 +164,99 @@ CellWindow SpatialGrid::window(Vec2 center, float radius) const {
     return window_of_query(center, radius);
 }
 
+#if defined(__wasm_simd128__)
+namespace {
+
+// For each four-bit mask of matching lanes, a swizzle that moves those lanes' 32-bit ids to
+// the front in order, and how many they are.
+struct KeptLanes {
+    std::uint8_t bytes[16];
+    std::uint32_t count;
+};
+
+constexpr std::array<KeptLanes, 16> kept_lanes_table() {
+    std::array<KeptLanes, 16> table{};
+    for (unsigned mask = 0; mask < 16; ++mask) {
+        KeptLanes& t = table[mask];
+        unsigned n = 0;
+        for (unsigned lane = 0; lane < 4; ++lane) {
+            if (((mask >> lane) & 1u) == 0) continue;
+            for (unsigned b = 0; b < 4; ++b) t.bytes[4 * n + b] = static_cast<std::uint8_t>(4 * lane + b);
+            ++n;
+        }
+        t.count = n;
+    }
+    return table;
+}
+
+constexpr std::array<KeptLanes, 16> kKeptLanes = kept_lanes_table();
+
+// Bit j set when p[j] (j < 4) is within sqrt(r_sq) of the centre: the squared distance of
+// within_radius() in four lanes, the same operations in the same order, so the same answer.
+VANTAGE_ALWAYS_INLINE unsigned within_mask4(const Vec2* p, v128_t center_x, v128_t center_y, v128_t r_sq) {
+    const v128_t a = wasm_v128_load(p);
+    const v128_t b = wasm_v128_load(p + 2);
+    const v128_t dx = wasm_f32x4_sub(wasm_i32x4_shuffle(a, b, 0, 2, 4, 6), center_x);
+    const v128_t dy = wasm_f32x4_sub(wasm_i32x4_shuffle(a, b, 1, 3, 5, 7), center_y);
+    const v128_t d = wasm_f32x4_add(wasm_f32x4_mul(dx, dx), wasm_f32x4_mul(dy, dy));
+    return wasm_i32x4_bitmask(wasm_f32x4_le(d, r_sq));
+}
+
+}  // namespace
+#endif
+
 std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std::uint32_t>& out) const {
     // Every candidate is written and kept only if it matches, so the distance test sets the
     // count instead of steering a branch: for the candidates near the rim a match is close
     // to a coin flip, which no predictor learns (a push_back per match ran 3.5x slower in
-    // wasm than natively). `out` first grows to the window's candidate count.
+    // wasm than natively). `out` first grows to the window's candidate count, plus the three
+    // slots a group of four may write past the last match.
     out.clear();
     const CellWindow w = window(center, radius);
     if (w.empty()) return 0;
+    const std::uint32_t* const offsets = offsets_.data();
     std::size_t candidates = 0;
     for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
         const std::uint32_t first = row * columns_;
-        candidates += offsets_[first + w.column_max + 1] - offsets_[first + w.column_min];
+        candidates += offsets[first + w.column_max + 1] - offsets[first + w.column_min];
     }
-    out.resize(candidates);
+    out.resize(candidates + 3);
     std::uint32_t* const kept_ids = out.data();
     const std::uint32_t* const ids = ids_.data();
+    const float r_sq = radius * radius;
     std::size_t kept = 0;
-    for_each_candidate(w, center, radius * radius, [&](std::uint32_t k, bool within) {
+#if defined(__wasm_simd128__)
+    // In wasm, four candidates at a time: one mask, and the matching ids moved to the front
+    // of one 16-byte store by a swizzle, 1.3x to 2x faster than one at a time. Natively SSE2
+    // has no such byte shuffle; four table-driven stores per group were 11% slower than
+    // for_each_candidate (core/docs/relevance.md).
+    const Vec2* const positions = positions_.data();
+    const v128_t center_x = wasm_f32x4_splat(center.x);
+    const v128_t center_y = wasm_f32x4_splat(center.y);
+    const v128_t radius_sq = wasm_f32x4_splat(r_sq);
+    for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
+        const std::uint32_t first = row * columns_;
+        const std::uint32_t end = offsets[first + w.column_max + 1];
+        std::uint32_t k = offsets[first + w.column_min];
+        for (; k + 4 <= end; k += 4) {
+            const KeptLanes& t = kKeptLanes[within_mask4(positions + k, center_x, center_y, radius_sq)];
+            wasm_v128_store(kept_ids + kept, wasm_i8x16_swizzle(wasm_v128_load(ids + k), wasm_v128_load(t.bytes)));
+            kept += t.count;
+        }
+        for (; k < end; ++k) {
+            const Vec2 p = positions[k];
+            const float dx = p.x - center.x;
+            const float dy = p.y - center.y;
+            kept_ids[kept] = ids[k];
+            kept += dx * dx + dy * dy <= r_sq ? 1 : 0;
+        }
+    }
+#else
+    for_each_candidate(w, center, r_sq, [&](std::uint32_t k, bool within) {
         kept_ids[kept] = ids[k];
         kept += within ? 1 : 0;
     });
+#endif
     out.resize(kept);
     return kept;
 }

@@ -86,27 +86,30 @@ suite.test('a missing .wasm produces a visible error', async ({ page, base, shot
   await shot('missing-wasm');
 });
 
-suite.test('a browser without WebAssembly SIMD is told so, and the app is not started', async ({ page, base }) => {
-  // The engine's own validator, answering as one without SIMD would (a real validate is
-  // kept for every other module, so only the page's probe is refused).
-  await page.addInitScript(() => {
-    const validate = WebAssembly.validate.bind(WebAssembly);
-    WebAssembly.validate = (bytes) => {
-      const b = new Uint8Array(bytes.buffer || bytes);
-      const usesSimd = b.some((v, i) => v === 0xfd && b[i + 1] === 0x0c);
-      return usesSimd ? false : validate(bytes);
-    };
+// An engine without one of the features the module is compiled for, answering the page's
+// probe as such an engine's validator would (a real validate is kept for every other module,
+// so only the probe is refused): the feature's opcode prefix and first byte.
+for (const [feature, opcode] of [['SIMD', [0xfd, 0x0c]], ['bulk memory', [0xfc, 0x0b]]]) {
+  suite.test(`a browser without WebAssembly ${feature} is told so, and the app is not started`, async ({ page, base }) => {
+    await page.addInitScript((op) => {
+      const validate = WebAssembly.validate.bind(WebAssembly);
+      WebAssembly.validate = (bytes) => {
+        const b = new Uint8Array(bytes.buffer || bytes);
+        const uses = b.some((v, i) => v === op[0] && b[i + 1] === op[1]);
+        return uses ? false : validate(bytes);
+      };
+    }, opcode);
+    await page.goto(base);
+    await page.waitForSelector('#message:not([hidden])', { timeout: 15000 });
+    const text = await page.textContent('#message-text');
+    assert(text.includes(`no WebAssembly ${feature}`) && text.includes('Safari 16.4'), 'message: ' + text);
+    await page.waitForTimeout(1000);
+    // index.html preloads vantage.js and the .wasm for everyone; the app starts only when the
+    // page adds the script, which it must not do here.
+    assert(!(await page.evaluate(() => document.querySelector('script[src="vantage.js"]'))), 'vantage.js was started anyway');
+    assert(!(await page.evaluate(() => window.vantage && window.vantage.ready)), 'the app reports ready');
   });
-  await page.goto(base);
-  await page.waitForSelector('#message:not([hidden])', { timeout: 15000 });
-  const text = await page.textContent('#message-text');
-  assert(text.includes('no WebAssembly SIMD') && text.includes('Safari 16.4'), 'message: ' + text);
-  await page.waitForTimeout(1000);
-  // index.html preloads vantage.js and the .wasm for everyone; the app starts only when the
-  // page adds the script, which it must not do here.
-  assert(!(await page.evaluate(() => document.querySelector('script[src="vantage.js"]'))), 'vantage.js was started anyway');
-  assert(!(await page.evaluate(() => window.vantage && window.vantage.ready)), 'the app reports ready');
-});
+}
 
 suite.test('meters are measured and move as the simulation runs', async ({ page, base }) => {
   await openApp(page, base, 'meter/seed=4', 120);

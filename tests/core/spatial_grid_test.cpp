@@ -101,6 +101,44 @@ TEST(SpatialGrid, MatchesBruteForceForEveryLayoutSeedAndRadius) {
     }
 }
 
+// query_radius keeps the candidates that match in the order for_each_in_radius visits them,
+// whatever the number of candidates in a row of the window (in wasm it tests four at a time
+// and finishes each row one by one): windows of 0 to 41 points, most of them piled on the
+// centre or on the rim, some NaN, the rest scattered around.
+TEST(SpatialGrid, QueryRadiusKeepsTheVisitOrderForEveryRowLength) {
+    XorShift rng(20261203);
+    for (int round = 0; round < 200; ++round) {
+        SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {40.0f, 40.0f}, .cell_size = 4.0f});
+        std::vector<Vec2> points;
+        const Vec2 center{rng.range(8.0f, 32.0f), rng.range(8.0f, 32.0f)};
+        const float radius = rng.range(0.0f, 6.0f);
+        const auto n = static_cast<std::size_t>(rng.below(14 * 3));
+        for (std::size_t i = 0; i < n; ++i) {
+            switch (rng.below(4)) {
+                case 0:
+                    points.push_back(center);
+                    break;
+                case 1:
+                    points.push_back(center + Vec2{radius, 0.0f});
+                    break;  // on the rim
+                case 2:
+                    points.push_back({std::numeric_limits<float>::quiet_NaN(), center.y});
+                    break;
+                default:
+                    points.push_back(center + Vec2{rng.range(-8.0f, 8.0f), rng.range(-8.0f, 8.0f)});
+                    break;
+            }
+        }
+        grid.build(points);
+        std::vector<std::uint32_t> visited;
+        grid.for_each_in_radius(center, radius, [&](std::uint32_t id, Vec2) { visited.push_back(id); });
+        std::vector<std::uint32_t> out = {7, 7, 7};
+        ASSERT_EQ(grid.query_radius(center, radius, out), visited.size()) << "round " << round;
+        ASSERT_EQ(out, visited) << "round " << round;
+        ASSERT_EQ(sorted(out), oracle_query(points, center, radius)) << "round " << round;
+    }
+}
+
 // The cell-order query answers every binned point's query at once: for each layout, seed and
 // radius, point a's visits are exactly the brute-force set around a (non-finite points left
 // out, points outside the area included).
