@@ -84,42 +84,52 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
     // each scalar double-to-integer conversion into six to ten instructions with branches;
     // pass 1 alone, 100k points, ran 1.7x faster). trunc(row) * columns + trunc(column) is an integer
     // below 2^32, so adding 2^52 leaves it, unrounded, in the double's low 32 bits. The
-    // continuous coordinates and the comparisons are the scalar path's, bit for bit.
+    // continuous coordinates and the comparisons are the scalar path's, bit for bit. A
+    // clamped point stays in the vector too (a max and a min before the truncation), and no
+    // coordinate is taken out to a scalar: the build at 20k 97.5 to 89.5 us, and a crowd half
+    // of it against an edge of the area 105.7 to 91.1 us, against the two extracted
+    // coordinates and row_at and column_at's scalar conversions.
     static_assert(sizeof(Vec2) == 8, "a Vec2 is loaded as one 64-bit lane");
     const v128_t origin = wasm_f64x2_make(origin_x_, origin_y_);
     const v128_t inverse = wasm_f64x2_splat(inverse_cell_);
     const v128_t zero = wasm_f64x2_splat(0.0);
     const v128_t dimensions = wasm_f64x2_make(columns_d, rows_d);
+    const v128_t last = wasm_f64x2_make(last_column_, last_row_);
     const v128_t stride = wasm_f64x2_make(1.0, columns_d);
     const v128_t low_bits = wasm_f64x2_splat(0x1p52);
 #endif
     for (std::size_t i = 0; i < n; ++i) {
-        const Vec2 p = positions[i];
 #if defined(__wasm_simd128__)
         const v128_t c = wasm_f64x2_mul(
             wasm_f64x2_sub(wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(&positions[i])), origin), inverse);
-        const double cx = wasm_f64x2_extract_lane(c, 0);
-        const double cy = wasm_f64x2_extract_lane(c, 1);
         const bool inside =
             wasm_i64x2_bitmask(wasm_v128_and(wasm_f64x2_ge(c, zero), wasm_f64x2_lt(c, dimensions))) == 3;
-        const auto cell_inside = [&] {
-            const v128_t k = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_trunc(c), stride), low_bits);
+        const auto cell_of = [&](v128_t in_grid) {
+            const v128_t k = wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_trunc(in_grid), stride), low_bits);
             return static_cast<std::uint32_t>(wasm_i32x4_extract_lane(k, 0)) +
                    static_cast<std::uint32_t>(wasm_i32x4_extract_lane(k, 2));
         };
+        const auto cell_inside = [&] { return cell_of(c); };
+        // Clamped into [0, last] on both axes (pmax(0, c) is c > 0 ? c : 0, pmin(last, x) is
+        // x < last ? x : last): row_at and column_at without their two scalar conversions.
+        const auto cell_clamped = [&] { return cell_of(wasm_f64x2_pmin(last, wasm_f64x2_pmax(zero, c))); };
+        const auto finite = [&] { return wasm_i64x2_bitmask(wasm_f64x2_eq(wasm_f64x2_sub(c, c), zero)) == 3; };
 #else
+        const Vec2 p = positions[i];
         const double cx = column_coordinate(static_cast<double>(p.x));
         const double cy = row_coordinate(static_cast<double>(p.y));
         const bool inside = cx >= 0.0 && cx < columns_d && cy >= 0.0 && cy < rows_d;
         const auto cell_inside = [&] {
             return static_cast<std::uint32_t>(cy) * columns_ + static_cast<std::uint32_t>(cx);
         };
+        const auto cell_clamped = [&] { return row_at(cy) * columns_ + column_at(cx); };
+        const auto finite = [&] { return p.is_finite(); };
 #endif
         std::uint32_t cell = 0;
         if (inside) {
             cell = cell_inside();
-        } else if (p.is_finite()) {
-            cell = row_at(cy) * columns_ + column_at(cx);
+        } else if (finite()) {
+            cell = cell_clamped();
             ++result.clamped;
         } else {
             cell_of_input_[i] = kNoCell;
