@@ -177,24 +177,21 @@ CellWindow SpatialGrid::window(Vec2 center, float radius) const {
 #if defined(__wasm_simd128__)
 namespace {
 
-// For each four-bit mask of matching lanes, a swizzle that moves those lanes' 32-bit ids to
-// the front in order, and how many they are.
+// For each four-bit mask of matching lanes, the swizzle that moves those lanes' 32-bit ids
+// to the front, in order (the slots after them are written but not kept).
 struct KeptLanes {
     std::uint8_t bytes[16];
-    std::uint32_t count;
 };
 
 constexpr std::array<KeptLanes, 16> kept_lanes_table() {
     std::array<KeptLanes, 16> table{};
     for (unsigned mask = 0; mask < 16; ++mask) {
-        KeptLanes& t = table[mask];
         unsigned n = 0;
         for (unsigned lane = 0; lane < 4; ++lane) {
             if (((mask >> lane) & 1u) == 0) continue;
-            for (unsigned b = 0; b < 4; ++b) t.bytes[4 * n + b] = static_cast<std::uint8_t>(4 * lane + b);
+            for (unsigned b = 0; b < 4; ++b) table[mask].bytes[4 * n + b] = static_cast<std::uint8_t>(4 * lane + b);
             ++n;
         }
-        t.count = n;
     }
     return table;
 }
@@ -249,9 +246,10 @@ std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std
         const std::uint32_t end = offsets[first + w.column_max + 1];
         std::uint32_t k = offsets[first + w.column_min];
         for (; k + 4 <= end; k += 4) {
-            const KeptLanes& t = kKeptLanes[within_mask4(positions + k, center_x, center_y, radius_sq)];
-            wasm_v128_store(kept_ids + kept, wasm_i8x16_swizzle(wasm_v128_load(ids + k), wasm_v128_load(t.bytes)));
-            kept += t.count;
+            const unsigned mask = within_mask4(positions + k, center_x, center_y, radius_sq);
+            const v128_t front = wasm_i8x16_swizzle(wasm_v128_load(ids + k), wasm_v128_load(kKeptLanes[mask].bytes));
+            wasm_v128_store(kept_ids + kept, front);
+            kept += static_cast<std::size_t>(__builtin_popcount(mask));
         }
         for (; k < end; ++k) {
             const Vec2 p = positions[k];
