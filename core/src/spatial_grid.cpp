@@ -45,12 +45,14 @@ SpatialGrid::SpatialGrid(const SpatialGridOptions& options)
     : options_(checked(options)), quantizer_(options.origin, options.cell_size) {
     columns_ = static_cast<std::uint32_t>(cells_along(options.extent.x, options.cell_size));
     rows_ = static_cast<std::uint32_t>(cells_along(options.extent.y, options.cell_size));
+    slice_columns_ = columns_ * kSlices;
     origin_x_ = static_cast<double>(options.origin.x);
     origin_y_ = static_cast<double>(options.origin.y);
     inverse_cell_ = 1.0 / static_cast<double>(options.cell_size);
-    last_column_ = static_cast<double>(columns_ - 1);
+    inverse_slice_ = inverse_cell_ * kSlices;  // exact: kSlices is a power of two
+    last_slice_ = static_cast<double>(slice_columns_ - 1);
     last_row_ = static_cast<double>(rows_ - 1);
-    offsets_.assign(std::size_t{cell_count()} + 1, 0);
+    offsets_.assign(std::size_t{cell_count()} * kSlices + 1, 0);
     representatives_.assign(cell_count(), Representative{});
 }
 
@@ -69,21 +71,22 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
     VANTAGE_ASSERT(positions.size() < kNoCell, "SpatialGrid::build: too many points for 32-bit offsets");
     SpatialGridBuild result;
     const std::size_t n = positions.size();
-    cell_of_input_.resize(n);
+    slice_of_input_.resize(n);
     rejected_.clear();
     std::fill(offsets_.begin(), offsets_.end(), 0u);
 
-    // Pass 1: each point's cell, and the count per cell. One comparison chain decides the
+    // Pass 1: each point's slice, and the count per slice. One comparison chain decides the
     // common case: inside the area (which a NaN never is), the truncated coordinates are the
-    // cell. Everything else, clamped or rejected, takes the second branch.
-    const double columns_d = static_cast<double>(columns_);
+    // slice and row. Everything else, clamped or rejected, takes the second branch.
+    static_assert((kSlices & (kSlices - 1)) == 0, "a slice coordinate is a column coordinate times kSlices, exactly");
+    const double slices_d = static_cast<double>(slice_columns_);
     const double rows_d = static_cast<double>(rows_);
 #if defined(__wasm_simd128__)
     // In wasm with SIMD both axes go at once: one subtract, multiply and pair of comparisons,
     // and the cell comes out of exact double arithmetic instead of two conversions (V8 turns
     // each scalar double-to-integer conversion into six to ten instructions with branches;
-    // pass 1 alone, 100k points, ran 1.7x faster). trunc(row) * columns + trunc(column) is an integer
-    // below 2^32, so adding 2^52 leaves it, unrounded, in the double's low 32 bits. The
+    // pass 1 alone, 100k points, ran 1.7x faster). trunc(row) * slice columns + trunc(slice)
+    // is an integer below 2^32, so adding 2^52 leaves it, unrounded, in the double's low 32 bits. The
     // continuous coordinates and the comparisons are the scalar path's, bit for bit. A
     // clamped point stays in the vector too (a max and a min before the truncation), and no
     // coordinate is taken out to a scalar: the build at 20k 97.5 to 89.5 us, and a crowd half
@@ -91,11 +94,11 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
     // coordinates and row_at and column_at's scalar conversions.
     static_assert(sizeof(Vec2) == 8, "a Vec2 is loaded as one 64-bit lane");
     const v128_t origin = wasm_f64x2_make(origin_x_, origin_y_);
-    const v128_t inverse = wasm_f64x2_splat(inverse_cell_);
+    const v128_t inverse = wasm_f64x2_make(inverse_slice_, inverse_cell_);
     const v128_t zero = wasm_f64x2_splat(0.0);
-    const v128_t dimensions = wasm_f64x2_make(columns_d, rows_d);
-    const v128_t last = wasm_f64x2_make(last_column_, last_row_);
-    const v128_t stride = wasm_f64x2_make(1.0, columns_d);
+    const v128_t dimensions = wasm_f64x2_make(slices_d, rows_d);
+    const v128_t last = wasm_f64x2_make(last_slice_, last_row_);
+    const v128_t stride = wasm_f64x2_make(1.0, slices_d);
     const v128_t low_bits = wasm_f64x2_splat(0x1p52);
 #endif
     for (std::size_t i = 0; i < n; ++i) {
@@ -111,18 +114,18 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
         };
         const auto cell_inside = [&] { return cell_of(c); };
         // Clamped into [0, last] on both axes (pmax(0, c) is c > 0 ? c : 0, pmin(last, x) is
-        // x < last ? x : last): row_at and column_at without their two scalar conversions.
+        // x < last ? x : last): row_at and slice_at without their two scalar conversions.
         const auto cell_clamped = [&] { return cell_of(wasm_f64x2_pmin(last, wasm_f64x2_pmax(zero, c))); };
         const auto finite = [&] { return wasm_i64x2_bitmask(wasm_f64x2_eq(wasm_f64x2_sub(c, c), zero)) == 3; };
 #else
         const Vec2 p = positions[i];
-        const double cx = column_coordinate(static_cast<double>(p.x));
+        const double cx = slice_coordinate(static_cast<double>(p.x));
         const double cy = row_coordinate(static_cast<double>(p.y));
-        const bool inside = cx >= 0.0 && cx < columns_d && cy >= 0.0 && cy < rows_d;
+        const bool inside = cx >= 0.0 && cx < slices_d && cy >= 0.0 && cy < rows_d;
         const auto cell_inside = [&] {
-            return static_cast<std::uint32_t>(cy) * columns_ + static_cast<std::uint32_t>(cx);
+            return static_cast<std::uint32_t>(cy) * slice_columns_ + static_cast<std::uint32_t>(cx);
         };
-        const auto cell_clamped = [&] { return row_at(cy) * columns_ + column_at(cx); };
+        const auto cell_clamped = [&] { return row_at(cy) * slice_columns_ + slice_at(cx); };
         const auto finite = [&] { return p.is_finite(); };
 #endif
         std::uint32_t cell = 0;
@@ -132,46 +135,68 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
             cell = cell_clamped();
             ++result.clamped;
         } else {
-            cell_of_input_[i] = kNoCell;
+            slice_of_input_[i] = kNoCell;
             rejected_.push_back(id_at(i));
             continue;
         }
-        cell_of_input_[i] = cell;
+        slice_of_input_[i] = cell;
         ++offsets_[cell];
     }
     result.rejected = static_cast<std::uint32_t>(rejected_.size());
     result.binned = static_cast<std::uint32_t>(n) - result.rejected;
 
-    // Pass 2: inclusive prefix sum, so offsets_[c] is where cell c ends.
+    // Pass 2: inclusive prefix sum, so offsets_[s] is where slice s ends.
     const std::uint32_t cells = cell_count();
+    const std::uint32_t slices = cells * kSlices;
     std::uint32_t running = 0;
-    for (std::uint32_t c = 0; c < cells; ++c) {
-        running += offsets_[c];
-        offsets_[c] = running;
+    for (std::uint32_t s = 0; s < slices; ++s) {
+        running += offsets_[s];
+        offsets_[s] = running;
     }
-    offsets_[cells] = running;
+    offsets_[slices] = running;
 
-    // Pass 3: scatter back to front, decrementing each end; afterwards offsets_[c] is where
-    // cell c starts, and walking backwards keeps input order inside each cell.
+    // Pass 3: scatter back to front, decrementing each end; afterwards offsets_[s] is where
+    // slice s starts, and walking backwards keeps input order inside each slice.
     ids_.resize(result.binned);
     positions_.resize(result.binned);
     for (std::size_t i = n; i-- > 0;) {
-        const std::uint32_t cell = cell_of_input_[i];
-        if (cell == kNoCell) continue;
-        const std::uint32_t slot = --offsets_[cell];
+        const std::uint32_t slice = slice_of_input_[i];
+        if (slice == kNoCell) continue;
+        const std::uint32_t slot = --offsets_[slice];
         ids_[slot] = id_at(i);
         positions_[slot] = positions[i];
     }
 
     // Pass 4: the representative table, one sequential sweep over the cells.
     for (std::uint32_t c = 0; c < cells; ++c) {
-        if (offsets_[c] != offsets_[c + 1]) representatives_[c] = {positions_[offsets_[c]], ids_[offsets_[c]]};
+        const std::uint32_t first = offsets_[c * kSlices];
+        if (first != offsets_[(c + 1) * kSlices]) representatives_[c] = {positions_[first], ids_[first]};
     }
     return result;
 }
 
-CellWindow SpatialGrid::window(Vec2 center, float radius) const {
+SpatialGrid::SliceWindow SpatialGrid::slice_window(Vec2 center, float radius) const {
     return window_of_query(center, radius);
+}
+
+CellWindow SpatialGrid::window(Vec2 center, float radius) const {
+    const SliceWindow s = window_of_query(center, radius);
+    CellWindow w;
+    if (s.empty()) return w;
+    w.column_min = s.slice_min / kSlices;
+    w.column_max = s.slice_max / kSlices;
+    w.row_min = s.row_min;
+    w.row_max = s.row_max;
+    w.valid = true;
+    return w;
+}
+
+std::size_t SpatialGrid::candidate_count(Vec2 center, float radius) const {
+    const SliceWindow w = window_of_query(center, radius);
+    std::size_t candidates = 0;
+    for (std::uint32_t row = w.row_min; w.valid && row <= w.row_max; ++row)
+        candidates += row_end(w, row) - row_begin(w, row);
+    return candidates;
 }
 
 #if defined(__wasm_simd128__)
@@ -219,14 +244,10 @@ std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std
     // wasm than natively). `out` first grows to the window's candidate count, plus the three
     // slots a group of four may write past the last match.
     out.clear();
-    const CellWindow w = window(center, radius);
+    const SliceWindow w = window_of_query(center, radius);
     if (w.empty()) return 0;
-    const std::uint32_t* const offsets = offsets_.data();
     std::size_t candidates = 0;
-    for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
-        const std::uint32_t first = row * columns_;
-        candidates += offsets[first + w.column_max + 1] - offsets[first + w.column_min];
-    }
+    for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) candidates += row_end(w, row) - row_begin(w, row);
     out.resize(candidates + 3);
     std::uint32_t* const kept_ids = out.data();
     const std::uint32_t* const ids = ids_.data();
@@ -241,10 +262,10 @@ std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std
     const v128_t center_x = wasm_f32x4_splat(center.x);
     const v128_t center_y = wasm_f32x4_splat(center.y);
     const v128_t radius_sq = wasm_f32x4_splat(r_sq);
+    prefetch_rows(w);
     for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
-        const std::uint32_t first = row * columns_;
-        const std::uint32_t end = offsets[first + w.column_max + 1];
-        std::uint32_t k = offsets[first + w.column_min];
+        const std::uint32_t end = row_end(w, row);
+        std::uint32_t k = row_begin(w, row);
         for (; k + 4 <= end; k += 4) {
             const unsigned mask = within_mask4(positions + k, center_x, center_y, radius_sq);
             const v128_t front = wasm_i8x16_swizzle(wasm_v128_load(ids + k), wasm_v128_load(kKeptLanes[mask].bytes));
@@ -260,6 +281,7 @@ std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std
         }
     }
 #else
+    prefetch_rows(w);
     for_each_candidate(w, center, r_sq, [&](std::uint32_t k, bool within) {
         kept_ids[kept] = ids[k];
         kept += within ? 1 : 0;
@@ -291,7 +313,7 @@ std::optional<NearestHit> SpatialGrid::nearest_representative(Vec2 center, float
     for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
         for (std::uint32_t col = w.column_min; col <= w.column_max; ++col) {
             const std::uint32_t cell = cell_index(col, row);
-            if (offsets_[cell] == offsets_[cell + 1]) continue;
+            if (offsets_[cell * kSlices] == offsets_[(cell + 1) * kSlices]) continue;
             const Representative& rep = representatives_[cell];
             const float d_sq = (rep.position - center).length_squared();
             if (!best || d_sq < best_sq) {
@@ -306,18 +328,20 @@ std::optional<NearestHit> SpatialGrid::nearest_representative(Vec2 center, float
 
 std::optional<std::uint32_t> SpatialGrid::cell_index_of(Vec2 p) const {
     if (!p.is_finite()) return std::nullopt;
-    return cell_index(column_at(column_coordinate(static_cast<double>(p.x))),
+    return cell_index(slice_at(slice_coordinate(static_cast<double>(p.x))) / kSlices,
                       row_at(row_coordinate(static_cast<double>(p.y))));
 }
 
 std::span<const std::uint32_t> SpatialGrid::cell_ids(std::uint32_t cell) const {
     VANTAGE_ASSERT(cell < cell_count(), "SpatialGrid::cell_ids: cell out of range");
-    return std::span<const std::uint32_t>(ids_).subspan(offsets_[cell], offsets_[cell + 1] - offsets_[cell]);
+    const std::uint32_t first = offsets_[cell * kSlices];
+    return std::span<const std::uint32_t>(ids_).subspan(first, offsets_[(cell + 1) * kSlices] - first);
 }
 
 std::span<const Vec2> SpatialGrid::cell_positions(std::uint32_t cell) const {
     VANTAGE_ASSERT(cell < cell_count(), "SpatialGrid::cell_positions: cell out of range");
-    return std::span<const Vec2>(positions_).subspan(offsets_[cell], offsets_[cell + 1] - offsets_[cell]);
+    const std::uint32_t first = offsets_[cell * kSlices];
+    return std::span<const Vec2>(positions_).subspan(first, offsets_[(cell + 1) * kSlices] - first);
 }
 
 }  // namespace vantage

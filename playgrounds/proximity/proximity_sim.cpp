@@ -357,12 +357,7 @@ void ProximitySim::run_dense(Lane& lane) {
         const auto self = static_cast<std::uint32_t>(i);
         std::uint32_t count = 0;
         std::uint64_t digest = 0;
-        const CellWindow w = grid_->window(pos_[i], radius_);
-        for (std::uint32_t row = w.row_min; w.valid && row <= w.row_max; ++row) {
-            const auto first = grid_->cell_ids(grid_->cell_index(w.column_min, row));
-            const auto last = grid_->cell_ids(grid_->cell_index(w.column_max, row));
-            ops += static_cast<std::uint64_t>(last.data() + last.size() - first.data());
-        }
+        ops += grid_->candidate_count(pos_[i], radius_);
         grid_->for_each_in_radius(pos_[i], radius_, [&](std::uint32_t id, Vec2) {
             if (id == self) return;
             ++count;
@@ -506,12 +501,7 @@ void ProximitySim::run_nearest() {
     {
         PhaseScope phase(profiler_, "exact nearest");
         for (std::size_t k = 0; k < food_.size(); ++k) {
-            const CellWindow w = grid_->window(food_[k], radius_);
-            for (std::uint32_t row = w.row_min; w.valid && row <= w.row_max; ++row) {
-                const auto first = grid_->cell_ids(grid_->cell_index(w.column_min, row));
-                const auto last = grid_->cell_ids(grid_->cell_index(w.column_max, row));
-                exact_ops += static_cast<std::uint64_t>(last.data() + last.size() - first.data());
-            }
+            exact_ops += grid_->candidate_count(food_[k], radius_);
             const std::optional<NearestHit> exact = grid_->nearest(food_[k], radius_);
             exact_found_[k] = exact ? 1 : 0;
             if (exact) exact_hits_[k] = *exact;

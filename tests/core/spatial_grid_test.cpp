@@ -84,9 +84,11 @@ TEST(SpatialGrid, MatchesBruteForceForEveryLayoutSeedAndRadius) {
                 const float other = distance(points[i], points[static_cast<std::size_t>(rng.below(points.size()))]);
                 const float radii[] = {0.0f, cell * 0.5f, cell * 1.7f, other, rng.range(0.0f, 4.0f * cell)};
                 for (const float r : radii) {
-                    ASSERT_EQ(grid_query(grid, points[i], r), oracle_query(points, points[i], r))
+                    const std::vector<std::uint32_t> expected = oracle_query(points, points[i], r);
+                    ASSERT_EQ(grid_query(grid, points[i], r), expected)
                         << "layout " << scenario::layout_name(layout) << " seed " << seed << " entity " << i
                         << " radius " << r;
+                    ASSERT_GE(grid.candidate_count(points[i], r), expected.size());
                 }
             }
             // Centers that are not entities, including outside the area.
@@ -278,18 +280,51 @@ TEST(SpatialGrid, CellIterationReachesWhatTheQueryReads) {
     EXPECT_EQ(sorted(by_cells), grid_query(grid, c, r));
 }
 
-TEST(SpatialGrid, CellsKeepInputOrderSoTheRepresentativeIsTheFirstOccupant) {
-    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
-    const std::vector<std::uint32_t> ids = {8, 3, 5, 1};
-    const std::vector<Vec2> points = {{5.0f, 5.0f}, {1.0f, 1.0f}, {50.0f, 50.0f}, {9.0f, 9.0f}};
+// A cell's members come ordered by slice (kSlices columns side by side, left to right) and
+// keep their input order within a slice, so the representative is the first occupant of the
+// leftmost occupied slice.
+TEST(SpatialGrid, CellsOrderMembersBySliceThenInputOrderSoTheRepresentativeIsDeterministic) {
+    const float cell = 10.0f;
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = cell});
+    const std::vector<std::uint32_t> ids = {8, 3, 5, 1, 9, 4};
+    const std::vector<Vec2> points = {{5.0f, 5.0f}, {9.0f, 1.0f}, {50.0f, 50.0f},
+                                      {1.0f, 9.0f}, {7.5f, 2.0f}, {0.0f, 0.0f}};
     grid.build(ids, points);
-    const auto cell = grid.cell_index_of({5.0f, 5.0f});
-    ASSERT_TRUE(cell.has_value());
-    const auto members = grid.cell_ids(*cell);
-    EXPECT_EQ(std::vector<std::uint32_t>(members.begin(), members.end()), (std::vector<std::uint32_t>{8, 3, 1}));
-    const auto rep = grid.nearest_representative({1.0f, 1.0f}, 1.0f);
+    const auto cell_of_origin = grid.cell_index_of({5.0f, 5.0f});
+    ASSERT_TRUE(cell_of_origin.has_value());
+    // Expected: the members of cell 0, stably sorted by slice.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (grid.cell_index_of(points[i]) == cell_of_origin) order.push_back(i);
+    const auto slice = [&](std::size_t i) { return static_cast<int>(points[i].x / (cell / SpatialGrid::kSlices)); };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return slice(a) < slice(b); });
+    std::vector<std::uint32_t> expected;
+    for (const std::size_t i : order) expected.push_back(ids[i]);
+    ASSERT_EQ(expected.size(), 5u);
+    ASSERT_NE(expected.front(), 8u);  // input order alone would put 8 first
+    const auto members = grid.cell_ids(*cell_of_origin);
+    EXPECT_EQ(std::vector<std::uint32_t>(members.begin(), members.end()), expected);
+    const auto rep = grid.nearest_representative({5.0f, 5.0f}, 1.0f);
     ASSERT_TRUE(rep.has_value());
-    EXPECT_EQ(rep->id, 8u);  // the first occupant, although id 3 sits exactly on the center
+    EXPECT_EQ(rep->id, expected.front());  // the first occupant, although id 8 sits exactly on the center
+}
+
+// A query tests the members of the slices its bounding square touches, not of whole cells:
+// with cells of 10 and slices of 5, a query over x in [8, 14] reads slices [5, 10) and
+// [10, 15), and leaves out the points of the same two cells in [0, 5) and [15, 20).
+TEST(SpatialGrid, AQueryTestsTheSlicesItsSquareTouchesNotWholeCells) {
+    static_assert(SpatialGrid::kSlices == 2, "the layout below assumes slices half a cell wide");
+    SpatialGrid grid({.origin = {0.0f, 0.0f}, .extent = {100.0f, 100.0f}, .cell_size = 10.0f});
+    const std::vector<Vec2> points = {{6.0f, 15.0f}, {2.0f, 15.0f}, {16.0f, 15.0f}, {12.0f, 15.0f}, {11.0f, 17.0f}};
+    grid.build(points);
+    const Vec2 c{11.0f, 15.0f};
+    EXPECT_EQ(grid.candidate_count(c, 3.0f), 3u);  // 6, 12 and 11 in x; not 2 or 16
+    const CellWindow cells = grid.window(c, 3.0f);
+    EXPECT_EQ(cells.column_min, 0u);
+    EXPECT_EQ(cells.column_max, 1u);
+    EXPECT_EQ(grid_query(grid, c, 3.0f), (std::vector<std::uint32_t>{3, 4}));
+    EXPECT_EQ(grid.candidate_count(c, -1.0f), 0u);
+    EXPECT_EQ(grid.candidate_count({std::numeric_limits<float>::quiet_NaN(), 1.0f}, 3.0f), 0u);
 }
 
 TEST(SpatialGrid, NonFinitePointsAreRejectedAndNeverReturned) {
