@@ -169,8 +169,8 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
 
     // Pass 4: the representative table, one sequential sweep over the cells.
     for (std::uint32_t c = 0; c < cells; ++c) {
-        const std::uint32_t first = offsets_[c * kSlices];
-        if (first != offsets_[(c + 1) * kSlices]) representatives_[c] = {positions_[first], ids_[first]};
+        const std::uint32_t first = cell_begin(c);
+        if (first != cell_end(c)) representatives_[c] = {positions_[first], ids_[first]};
     }
     return result;
 }
@@ -192,11 +192,7 @@ CellWindow SpatialGrid::window(Vec2 center, float radius) const {
 }
 
 std::size_t SpatialGrid::candidate_count(Vec2 center, float radius) const {
-    const SliceWindow w = window_of_query(center, radius);
-    std::size_t candidates = 0;
-    for (std::uint32_t row = w.row_min; w.valid && row <= w.row_max; ++row)
-        candidates += row_end(w, row) - row_begin(w, row);
-    return candidates;
+    return candidates_in(window_of_query(center, radius));
 }
 
 #if defined(__wasm_simd128__)
@@ -246,9 +242,7 @@ std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std
     out.clear();
     const SliceWindow w = window_of_query(center, radius);
     if (w.empty()) return 0;
-    std::size_t candidates = 0;
-    for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) candidates += row_end(w, row) - row_begin(w, row);
-    out.resize(candidates + 3);
+    out.resize(candidates_in(w) + 3);
     std::uint32_t* const kept_ids = out.data();
     const std::uint32_t* const ids = ids_.data();
     const float r_sq = radius * radius;
@@ -313,7 +307,7 @@ std::optional<NearestHit> SpatialGrid::nearest_representative(Vec2 center, float
     for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
         for (std::uint32_t col = w.column_min; col <= w.column_max; ++col) {
             const std::uint32_t cell = cell_index(col, row);
-            if (offsets_[cell * kSlices] == offsets_[(cell + 1) * kSlices]) continue;
+            if (cell_begin(cell) == cell_end(cell)) continue;
             const Representative& rep = representatives_[cell];
             const float d_sq = (rep.position - center).length_squared();
             if (!best || d_sq < best_sq) {
@@ -334,14 +328,12 @@ std::optional<std::uint32_t> SpatialGrid::cell_index_of(Vec2 p) const {
 
 std::span<const std::uint32_t> SpatialGrid::cell_ids(std::uint32_t cell) const {
     VANTAGE_ASSERT(cell < cell_count(), "SpatialGrid::cell_ids: cell out of range");
-    const std::uint32_t first = offsets_[cell * kSlices];
-    return std::span<const std::uint32_t>(ids_).subspan(first, offsets_[(cell + 1) * kSlices] - first);
+    return std::span<const std::uint32_t>(ids_).subspan(cell_begin(cell), cell_end(cell) - cell_begin(cell));
 }
 
 std::span<const Vec2> SpatialGrid::cell_positions(std::uint32_t cell) const {
     VANTAGE_ASSERT(cell < cell_count(), "SpatialGrid::cell_positions: cell out of range");
-    const std::uint32_t first = offsets_[cell * kSlices];
-    return std::span<const Vec2>(positions_).subspan(first, offsets_[(cell + 1) * kSlices] - first);
+    return std::span<const Vec2>(positions_).subspan(cell_begin(cell), cell_end(cell) - cell_begin(cell));
 }
 
 }  // namespace vantage

@@ -208,6 +208,20 @@ private:
     std::uint32_t row_end(const SliceWindow& w, std::uint32_t row) const {
         return offsets_[row * slice_columns_ + w.slice_max + 1];
     }
+    // How many members the rows of w hold: the candidates a query over w tests.
+    std::size_t candidates_in(const SliceWindow& w) const {
+        std::size_t candidates = 0;
+        for (std::uint32_t row = w.row_min; w.valid && row <= w.row_max; ++row)
+            candidates += row_end(w, row) - row_begin(w, row);
+        return candidates;
+    }
+    // Cell c's members: [cell_begin(c), cell_end(c)), its kSlices slices together.
+    std::uint32_t cell_begin(std::uint32_t cell) const {
+        return offsets_[cell * kSlices];
+    }
+    std::uint32_t cell_end(std::uint32_t cell) const {
+        return offsets_[(cell + 1) * kSlices];
+    }
     // Starts reading the first candidate of every row of w before the walk reaches any of
     // them, so that the rows' cache misses overlap instead of following one another:
     // natively a prefetch, in wasm (which has none) a load kept alive by an empty asm
@@ -389,7 +403,7 @@ template <class Visit>
 inline void SpatialGrid::for_each_occupied_cell(Visit&& visit) const {
     const std::uint32_t cells = cell_count();
     for (std::uint32_t c = 0; c < cells; ++c) {
-        if (offsets_[c * kSlices] != offsets_[(c + 1) * kSlices]) visit(c, cell_ids(c), cell_positions(c));
+        if (cell_begin(c) != cell_end(c)) visit(c, cell_ids(c), cell_positions(c));
     }
 }
 
