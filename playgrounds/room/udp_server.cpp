@@ -18,10 +18,16 @@ std::string_view UdpServerOptions::validate() const {
     return {};
 }
 
-UdpServer::UdpServer(const UdpServerOptions& options, const UdpKey& token_key)
-    : options_(options), token_key_(token_key), challenge_key_(make_udp_key()), slots_(options.max_clients) {
+namespace {
+// The options, checked before any member is sized from them.
+const UdpServerOptions& checked(const UdpServerOptions& options) {
     VANTAGE_ASSERT_VALID(options, "UdpServer: invalid options");
+    return options;
 }
+}  // namespace
+
+UdpServer::UdpServer(const UdpServerOptions& options, const UdpKey& token_key)
+    : options_(checked(options)), token_key_(token_key), challenge_key_(make_udp_key()), slots_(options.max_clients) {}
 
 UdpError UdpServer::refuse(UdpError error) {
     ++refused_[static_cast<std::size_t>(error)];
