@@ -10,14 +10,14 @@
 // id and the prefix byte, so neither the type nor the sequence can be changed in flight.
 // Each direction has its own key from the connect token and counts from sequence 0.
 //
-//   type        from    body (before sealing)
-//   Request  0  client  (clear, see above)
-//   Denied   1  server  nothing: the server is full
-//   Challenge 2 server  challenge sequence u64, sealed challenge token (32 bytes)
-//   Response 3  client  the challenge body, echoed
-//   KeepAlive 4 both    client index u32, max clients u32
-//   Payload  5  both    1 to kUdpMaxPayloadBytes bytes of the application's frame
-//   Disconnect 6 both   nothing
+//   type            from    body (before sealing)
+//   0  Request      client  (clear, see above)
+//   1  Denied       server  nothing: the server is full
+//   2  Challenge    server  challenge sequence u64, sealed challenge token (32 bytes)
+//   3  Response     client  the challenge body, echoed
+//   4  KeepAlive    both    client index u32, max clients u32
+//   5  Payload      both    1 to kUdpMaxPayloadBytes bytes of the application's frame
+//   6  Disconnect   both    nothing
 //
 // The challenge token (client id u64, seat u32, four zero bytes) is sealed under a key only
 // the server holds, with its own counter as nonce: a client proves it received the challenge
