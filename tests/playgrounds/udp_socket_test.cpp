@@ -178,10 +178,16 @@ TEST(UdpSocket, ForgedReplayedExpiredAndTamperedDatagramsAreRefusedAndCountedOve
     attacker.send(server, late_request);
     // The client's payload, replayed from the attacker's address.
     attacker.send(server, payload);
+    // A real, unexpired token with one bit of its sealed part changed.
+    UdpClient tamperer;
+    tamperer.connect(net.token(10), net.now_ms);
+    Bytes tampered_request = copy(tamperer.outbox().bytes(0));
+    tampered_request[100] ^= 0x08;
+    attacker.send(server, tampered_request);
     for (int i = 0; i < 3; ++i) net.step({{&socket, &client}});
 
     EXPECT_EQ(net.server->refused(UdpError::Replayed), 1u);
-    EXPECT_EQ(net.server->refused(UdpError::Forged), 2u);  // the tampered packet and the forged token
+    EXPECT_EQ(net.server->refused(UdpError::Forged), 3u);  // the tampered packet, the forged and tampered tokens
     EXPECT_EQ(net.server->refused(UdpError::Expired), 1u);
     EXPECT_EQ(net.server->refused(UdpError::UnknownAddress), 1u);
     EXPECT_EQ(net.server->received().size(), 0u) << "nothing refused reached the application";
