@@ -13,6 +13,7 @@
 #include <SDL.h>
 #include <SDL_opengl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -209,6 +210,40 @@ void apply_ui_scale(App& app, float scale, bool have_renderer) {
     platform::remember_ui_scale(scale);
 }
 
+// The UI scale in steps of a quarter, with buttons: a slider grows under the pointer as the
+// scale applies (a drag toward 1.5x ran away to 2.5x), a button press changes it once. The
+// new scale applies before the next frame and the browser remembers it.
+constexpr float kUiScaleMin = 0.75f;
+constexpr float kUiScaleMax = 2.5f;
+constexpr float kUiScaleStep = 0.25f;
+
+float ui_scale_control_width() {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float button = ImGui::CalcTextSize("+").x + 2 * style.FramePadding.x;
+    return 2 * button + ImGui::CalcTextSize("UI 2.50x").x + 2 * style.ItemSpacing.x;
+}
+
+void draw_ui_scale_control(App& app) {
+    ImGui::PushID("ui scale");
+    const float current = app.pending_ui_scale > 0.0f ? app.pending_ui_scale : app.ui_scale;
+    // The next step on the grid of quarters: a remembered 1.3 moves to 1.25 or 1.5.
+    const float below = (std::ceil(current / kUiScaleStep - 1e-3f) - 1.0f) * kUiScaleStep;
+    const float above = (std::floor(current / kUiScaleStep + 1e-3f) + 1.0f) * kUiScaleStep;
+    ImGui::BeginDisabled(current <= kUiScaleMin + 1e-3f);
+    if (ImGui::Button("-")) app.pending_ui_scale = std::max(kUiScaleMin, below);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("smaller text (UI scale)");
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::Text("UI %.2fx", current);
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::BeginDisabled(current >= kUiScaleMax - 1e-3f);
+    if (ImGui::Button("+")) app.pending_ui_scale = std::min(kUiScaleMax, above);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("larger text (UI scale); 1.5x reads from the back of a room");
+    ImGui::PopID();
+}
+
 void draw_workshop_bar(App& app) {
     Host& host = app.host;
     const std::vector<Preset>& presets = host.presets();
@@ -230,11 +265,8 @@ void draw_workshop_bar(App& app) {
         ImGui::TextUnformatted("copied");
     }
     const ImGuiStyle& style = ImGui::GetStyle();
-    same_line_if_fits(em(5.5f) + style.ItemInnerSpacing.x + ImGui::CalcTextSize("UI scale").x);
-    ImGui::SetNextItemWidth(em(5.5f));
-    float scale = app.ui_scale;
-    if (ImGui::SliderFloat("UI scale", &scale, 0.75f, 2.5f, "%.2fx", ImGuiSliderFlags_AlwaysClamp))
-        app.pending_ui_scale = scale;
+    same_line_if_fits(ui_scale_control_width());
+    draw_ui_scale_control(app);
     same_line_if_fits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("presenter").x);
     ImGui::Checkbox("presenter", &app.presenter);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("lanes only: hides the settings and the meter table");
@@ -364,10 +396,7 @@ void draw_ui(App& app) {
             return;
         }
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(em(5.5f));
-        float scale = app.ui_scale;
-        if (ImGui::SliderFloat("UI scale", &scale, 0.75f, 2.5f, "%.2fx", ImGuiSliderFlags_AlwaysClamp))
-            app.pending_ui_scale = scale;
+        draw_ui_scale_control(app);
         ImGui::SameLine();
         ImGui::Checkbox("presenter", &app.presenter);
         ViewContext v{app.host, app.history, app.meters, app.presenter};
@@ -512,6 +541,7 @@ bool frame(App& app) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
+    layout_begin_frame();
     draw_ui(app);
     ImGui::Render();
     int w = 0, h = 0;

@@ -21,6 +21,41 @@ std::string number_text(double v, Param::Kind kind) {
 }
 }  // namespace
 
+namespace {
+struct LayoutMark {
+    std::string name;
+    ImVec2 min, max;
+};
+std::vector<LayoutMark>& layout_marks() {
+    static std::vector<LayoutMark> marks;
+    return marks;
+}
+}  // namespace
+
+void layout_begin_frame() {
+    layout_marks().clear();
+}
+
+void layout_mark(const char* name, ImVec2 min, ImVec2 max) {
+    for (const LayoutMark& m : layout_marks()) {
+        if (m.name == name) return;
+    }
+    layout_marks().push_back({name, min, max});
+}
+
+void layout_mark(const char* name) {
+    layout_mark(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+}
+
+std::string layout_json() {
+    std::string out = "{";
+    for (const LayoutMark& m : layout_marks()) {
+        if (out.size() > 1) out += ",";
+        out += format("\"%s\":[%.1f,%.1f,%.1f,%.1f]", m.name.c_str(), m.min.x, m.min.y, m.max.x, m.max.y);
+    }
+    return out + "}";
+}
+
 float em(float n) {
     return n * ImGui::GetFontSize();
 }
@@ -315,8 +350,32 @@ void WorldView::circle(Vec2 p, float radius_world, ImU32 color, float thickness)
 void WorldView::disc(Vec2 p, float radius_world, ImU32 color) const {
     dl->AddCircleFilled(to_screen(p), std::max(1.0f, to_px(radius_world)), color);
 }
+// False when `vertices` more would wrap a 16-bit index that the renderer cannot offset
+// (no RendererHasVtxOffset): the rest of the list would draw as streaks, so the caller
+// drops the shape instead. Never false with 32-bit indices (the browser build) or a
+// renderer that offsets (desktop GL 3.2+).
+static bool vertex_room(const ImDrawList* dl, int vertices) {
+    if constexpr (sizeof(ImDrawIdx) == 2) {
+        if (!(ImGui::GetIO().BackendFlags & ImGuiBackendFlags_RendererHasVtxOffset)) {
+            return dl->_VtxCurrentIdx + static_cast<unsigned>(vertices) < (1u << 16);
+        }
+    }
+    return true;
+}
+
 void WorldView::dot(Vec2 p, float radius_px, ImU32 color) const {
-    dl->AddCircleFilled(to_screen(p), radius_px, color, 8);
+    const ImVec2 c = to_screen(p);
+    if (radius_px <= 2.0f) {
+        // A square of the disc's area: 4 vertices instead of an anti-aliased circle's 16, so
+        // 20,000 creatures are 80k vertices, not 320k.
+        const float h = radius_px * 0.886f;
+        if (!vertex_room(dl, 4)) return;
+        dl->PrimReserve(6, 4);
+        dl->PrimRect(ImVec2(c.x - h, c.y - h), ImVec2(c.x + h, c.y + h), color);
+        return;
+    }
+    if (!vertex_room(dl, 16)) return;
+    dl->AddCircleFilled(c, radius_px, color, 8);
 }
 void WorldView::line(Vec2 a, Vec2 b, ImU32 color, float thickness) const {
     dl->AddLine(to_screen(a), to_screen(b), color, thickness);

@@ -40,6 +40,15 @@ void end_sidebar();
 // the cursor to the wrap edge; 0 wraps at the window's right edge.
 void wrap_at_spaces(std::string_view text, float width = 0.0f);
 
+// Where named parts of the UI were drawn this frame, for the page's tests
+// (window.vantage.layout()): rectangles in screen pixels (the canvas's CSS pixels in the
+// browser), cleared when a frame begins. layout_mark(name) records the last item's rect.
+void layout_begin_frame();
+void layout_mark(const char* name, ImVec2 min, ImVec2 max);
+void layout_mark(const char* name);
+// {"name":[x0,y0,x1,y1],...} of this frame's marks; a repeated name keeps its first rect.
+std::string layout_json();
+
 // SameLine() when an item `width` pixels wide still fits on this line, else a new line: a
 // bar of controls wraps between items, never through one.
 void same_line_if_fits(float width);
