@@ -140,15 +140,15 @@ void draw_context_bar(App& app) {
     if (ImGui::Button("Restart")) host.restart();
     if (!app.presenter) {  // presenter mode keeps the clock's buttons only
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(em(7.0f));
+        ImGui::SetNextItemWidth(em(4.5f));
         int hz = ctx.tick_hz;
         if (ImGui::SliderInt("tick Hz", &hz, 10, 120)) host.set("tick_hz", std::to_string(hz));
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(em(5.5f));
+        ImGui::SetNextItemWidth(em(4.5f));
         float speed = static_cast<float>(ctx.speed);
         if (ImGui::SliderFloat("speed", &speed, 0.25f, 4.0f, "%.2fx")) host.set("speed", std::to_string(speed));
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(em(6.0f));
+        ImGui::SetNextItemWidth(em(4.0f));
         char seed[32];
         std::snprintf(seed, sizeof seed, "%llu", static_cast<unsigned long long>(ctx.seed));
         if (ImGui::InputText("seed", seed, sizeof seed,
@@ -249,7 +249,8 @@ void draw_workshop_bar(App& app) {
     const std::vector<Preset>& presets = host.presets();
     const Preset* active = host.active_preset();
     if (!presets.empty()) {
-        ImGui::SetNextItemWidth(em(22.0f));
+        // At most a third of the window: on a projector (1280 px at 1.5x) the bar stays one line.
+        ImGui::SetNextItemWidth(std::min(em(22.0f), ImGui::GetMainViewport()->WorkSize.x * 0.33f));
         if (ImGui::BeginCombo("preset", active ? active->title.c_str() : "(choose a scenario)")) {
             for (const Preset& p : presets) {
                 if (ImGui::Selectable(p.title.c_str(), active == &p)) app.status = host.set("preset", p.name);
@@ -270,15 +271,19 @@ void draw_workshop_bar(App& app) {
     same_line_if_fits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("presenter").x);
     ImGui::Checkbox("presenter", &app.presenter);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("lanes only: hides the settings and the meter table");
-    same_line_if_fits(ImGui::CalcTextSize("Export CSV").x + 2 * style.FramePadding.x);
-    if (ImGui::Button("Export CSV")) {
-        const std::string name = std::string(host.current().name()) + "-history.csv";
-        const std::string where = platform::save_text(name, history_csv(app));
-        app.status = where.empty() ? "could not write " + name : "history saved: " + where;
+    // Saving the run is rarer than the story's controls: behind one button.
+    same_line_if_fits(ImGui::CalcTextSize("Save...").x + 2 * style.FramePadding.x);
+    if (ImGui::Button("Save...")) ImGui::OpenPopup("save");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("export this run's history as CSV, or the frame as PNG");
+    if (ImGui::BeginPopup("save")) {
+        if (ImGui::Selectable("Export CSV (every meter of this run)")) {
+            const std::string name = std::string(host.current().name()) + "-history.csv";
+            const std::string where = platform::save_text(name, history_csv(app));
+            app.status = where.empty() ? "could not write " + name : "history saved: " + where;
+        }
+        if (ImGui::Selectable("Save PNG (this frame)")) app.pending_png = std::string(host.current().name()) + ".png";
+        ImGui::EndPopup();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("every meter of this run's history, one row per sample");
-    same_line_if_fits(ImGui::CalcTextSize("Save PNG").x + 2 * style.FramePadding.x);
-    if (ImGui::Button("Save PNG")) app.pending_png = std::string(host.current().name()) + ".png";
     App::TourState& tour = app.tours[host.active()];
     if (!tour.tour.steps.empty() && tour.step < 0) {
         same_line_if_fits(ImGui::CalcTextSize("Tour").x + 2 * style.FramePadding.x);

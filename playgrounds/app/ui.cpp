@@ -131,8 +131,11 @@ void draw_params(Host& host) {
             }
             case Param::Kind::Real: {
                 float v = static_cast<float>(current);
+                // Decimals from the range, never an exponent ("1200", not "1.2e+03").
+                const double span = p.max - p.min;
+                const char* fmt = span >= 100.0 ? "%.0f" : span >= 10.0 ? "%.1f" : "%.2f";
                 changed =
-                    ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(p.min), static_cast<float>(p.max), "%.3g");
+                    ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(p.min), static_cast<float>(p.max), fmt);
                 next = std::clamp(static_cast<double>(v), p.min, p.max);
                 break;
             }

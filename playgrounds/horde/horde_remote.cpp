@@ -48,12 +48,24 @@ void HordeRemote::score_truth(const TruthMessage& truth, double asked_server_ms,
     // at the query by the same rule over the same span, so both stand for one instant.
     const float span_s =
         static_cast<float>(std::max(0.0, (static_cast<double>(truth.server_ms) - asked_server_ms) / 1000.0));
-    std::size_t dead = 0, next_position = 0;
+    std::size_t next_position = 0;
     double err_sum = 0;
     std::size_t err_n = 0;
+    // A key the server calls dead is a phantom only if this client still holds it one answer
+    // later: an enemy that died after the frames this client has applied (a wave falls) is
+    // dead in the answer while its removal is still on the way, which on a clean link spiked
+    // the reading to hundreds every few seconds. Naive recovery never repairs a lost removal,
+    // so those stay; acked recovery repairs it within a round trip or two.
+    std::size_t still_held = 0;
+    for (const std::uint64_t key : suspects_) {
+        const std::optional<SlotKey> k = SlotKey::decode(key);
+        if (k && client_.mirror().contains(*k)) ++still_held;
+    }
+    suspects_.clear();
     for (std::size_t k = 0; k < truth.alive.size(); ++k) {
         if (!truth.alive[k]) {
-            ++dead;
+            const std::optional<SlotKey> key = SlotKey::decode(asked_keys_[k]);
+            if (key && client_.mirror().contains(*key)) suspects_.push_back(asked_keys_[k]);
             continue;
         }
         Vec2 drawn = asked_positions_[k];
@@ -64,9 +76,9 @@ void HordeRemote::score_truth(const TruthMessage& truth, double asked_server_ms,
         err_sum += static_cast<double>(distance(drawn, truth.positions[next_position++]));
         ++err_n;
     }
-    const double scale = static_cast<double>(client_.mirror().size()) /
-                         static_cast<double>(std::max<std::size_t>(1, truth.alive.size()));
-    phantoms = static_cast<double>(dead) * std::max(1.0, scale);
+    phantoms = static_cast<double>(still_held) * suspect_scale_;
+    suspect_scale_ = std::max(1.0, static_cast<double>(client_.mirror().size()) /
+                                       static_cast<double>(std::max<std::size_t>(1, truth.alive.size())));
     err_mean_px = err_n > 0 ? err_sum / static_cast<double>(err_n) : 0.0;
 }
 

@@ -6,6 +6,8 @@
 // enemies it holds (a strided sample when it holds more than one query carries): a key the
 // server says is gone is a phantom, and each live one's distance from where the client drew
 // it, moved by the enemies' own chase rule to the instant of the answer, is its render error.
+// A key called dead counts as a phantom only while the client still holds it at the next
+// answer: the answer can be newer than the newest frame applied (deaths in flight).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +46,8 @@ private:
     std::vector<std::uint64_t> asked_keys_;
     std::vector<Vec2> asked_positions_;  // what this client drew for each key when it asked
     std::vector<Vec2> asked_players_;
+    std::vector<std::uint64_t> suspects_;  // held keys the last answer called dead
+    double suspect_scale_ = 1.0;           // held enemies per sampled key at that answer
 };
 
 }  // namespace vantage::play
