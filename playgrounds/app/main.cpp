@@ -138,7 +138,7 @@ void draw_context_bar(App& app) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Restart")) host.restart();
-    if (!app.presenter) {  // presenter mode keeps the clock's buttons only
+    if (!app.presenter && !narrow_layout()) {  // presenter mode and phones keep the clock's buttons only
         ImGui::SameLine();
         ImGui::SetNextItemWidth(em(4.5f));
         int hz = ctx.tick_hz;
@@ -239,6 +239,7 @@ void draw_ui_scale_control(App& app) {
     ImGui::BeginDisabled(current >= kUiScaleMax - 1e-3f);
     if (ImGui::Button("+")) app.pending_ui_scale = std::min(kUiScaleMax, above);
     ImGui::EndDisabled();
+    layout_mark("ui_scale.plus");
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("larger text (UI scale); 1.5x reads from the back of a room");
     ImGui::PopID();
@@ -250,7 +251,10 @@ void draw_workshop_bar(App& app) {
     const Preset* active = host.active_preset();
     if (!presets.empty()) {
         // At most a third of the window: on a projector (1280 px at 1.5x) the bar stays one line.
-        ImGui::SetNextItemWidth(std::min(em(22.0f), ImGui::GetMainViewport()->WorkSize.x * 0.33f));
+        // On a phone: the line's width less its label.
+        ImGui::SetNextItemWidth(narrow_layout() ? ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("preset").x -
+                                                      ImGui::GetStyle().ItemInnerSpacing.x
+                                                : std::min(em(22.0f), ImGui::GetMainViewport()->WorkSize.x * 0.33f));
         if (ImGui::BeginCombo("preset", active ? active->title.c_str() : "(choose a scenario)")) {
             for (const Preset& p : presets) {
                 if (ImGui::Selectable(p.title.c_str(), active == &p)) app.status = host.set("preset", p.name);
@@ -309,7 +313,10 @@ void draw_workshop_bar(App& app) {
                 const ImVec4 color =
                     j.verdict == Verdict::Holds ? ImVec4(0.4f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.6f, 0.3f, 1.0f);
                 ImGui::PushStyleColor(ImGuiCol_Text, color);
+                ImGui::BeginGroup();
                 wrap_at_spaces(format("At %.0f s, %s", active->seconds, j.text.c_str()));
+                ImGui::EndGroup();
+                layout_mark("verdict");
                 ImGui::PopStyleColor();
             }
         }
@@ -387,22 +394,24 @@ void draw_ui(App& app) {
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
     if (app.room) {
         ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), app.room->blackhole() ? "Black-hole room" : "Horde room");
-        ImGui::SameLine();
-        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "| frame %.1f ms  memory %.0f MiB", app.frame_ms,
-                           app.memory_bytes / 1048576.0);
-        ImGui::SameLine();
+        const std::string perf = format("| frame %.1f ms  memory %.0f MiB", app.frame_ms, app.memory_bytes / 1048576.0);
+        const ImGuiStyle& style = ImGui::GetStyle();
+        same_line_if_fits(ImGui::CalcTextSize(perf.c_str()).x);
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "%s", perf.c_str());
+        same_line_if_fits(ImGui::CalcTextSize("Copy link").x + 2 * style.FramePadding.x);
         if (ImGui::Button("Copy link")) copy_link(app);
-        ImGui::SameLine();
-        if (ImGui::Button("Back to the playgrounds")) {
+        const char* back = narrow_layout() ? "Back" : "Back to the playgrounds";
+        same_line_if_fits(ImGui::CalcTextSize(back).x + 2 * style.FramePadding.x);
+        if (ImGui::Button(back)) {
             app.room->leave();
             app.room.reset();
             app.history.clear();
             ImGui::End();
             return;
         }
-        ImGui::SameLine();
+        same_line_if_fits(ui_scale_control_width());
         draw_ui_scale_control(app);
-        ImGui::SameLine();
+        same_line_if_fits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("presenter").x);
         ImGui::Checkbox("presenter", &app.presenter);
         ViewContext v{app.host, app.history, app.meters, app.presenter};
         draw_room_view(v, *app.room);

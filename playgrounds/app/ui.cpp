@@ -25,22 +25,45 @@ namespace {
 struct LayoutMark {
     std::string name;
     ImVec2 min, max;
+    std::string text;  // a readout's value as shown (layout_text), else empty
 };
 std::vector<LayoutMark>& layout_marks() {
     static std::vector<LayoutMark> marks;
     return marks;
 }
+std::vector<LayoutMark>& layout_texts() {
+    static std::vector<LayoutMark> texts;
+    return texts;
+}
+void append_json_text(std::string& out, const std::string& s) {
+    out += '"';
+    for (const char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) >= 0x20) out += c;
+    }
+    out += '"';
+}
 }  // namespace
 
 void layout_begin_frame() {
     layout_marks().clear();
+    layout_texts().clear();
 }
 
 void layout_mark(const char* name, ImVec2 min, ImVec2 max) {
     for (const LayoutMark& m : layout_marks()) {
         if (m.name == name) return;
     }
-    layout_marks().push_back({name, min, max});
+    layout_marks().push_back({name, min, max, {}});
+}
+
+void layout_text(const char* name, const std::string& shown) {
+    // Only what a person can see: inside its window's scrolled view and the display.
+    if (!ImGui::IsItemVisible()) return;
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (b.y > display.y || b.x > display.x || a.x < 0 || a.y < 0) return;
+    layout_texts().push_back({name, a, b, shown});
 }
 
 void layout_mark(const char* name) {
@@ -53,15 +76,44 @@ std::string layout_json() {
         if (out.size() > 1) out += ",";
         out += format("\"%s\":[%.1f,%.1f,%.1f,%.1f]", m.name.c_str(), m.min.x, m.min.y, m.max.x, m.max.y);
     }
-    return out + "}";
+    out += out.size() > 1 ? ",\"texts\":[" : "\"texts\":[";
+    for (std::size_t i = 0; i < layout_texts().size(); ++i) {
+        const LayoutMark& t = layout_texts()[i];
+        if (i) out += ",";
+        out += "[";
+        append_json_text(out, t.name);
+        out += ",";
+        append_json_text(out, t.text);
+        out += "]";
+    }
+    return out + "]}";
 }
 
 float em(float n) {
     return n * ImGui::GetFontSize();
 }
 
+bool narrow_layout() {
+    return ImGui::GetMainViewport()->WorkSize.x < 600.0f;
+}
+
 bool begin_sidebar(const ViewContext& v, const char* id) {
     if (v.presenter) return false;
+    if (narrow_layout()) {
+        ImGui::PushID(id);
+        ImGuiStorage* storage = ImGui::GetStateStorage();
+        const ImGuiID key = ImGui::GetID("settings open");
+        bool open = storage->GetBool(key, false);
+        if (ImGui::Button(open ? "Hide settings" : "Settings", ImVec2(-1.0f, 0.0f))) {
+            open = !open;
+            storage->SetBool(key, open);
+        }
+        layout_mark("settings.button");
+        ImGui::PopID();
+        if (!open) return false;
+        ImGui::BeginChild(id, ImVec2(0, ImGui::GetMainViewport()->WorkSize.y * 0.45f), true);
+        return true;
+    }
     const float width = std::min(em(19.0f), ImGui::GetMainViewport()->WorkSize.x * 0.27f);
     ImGui::BeginChild(id, ImVec2(width, 0), true);
     return true;
@@ -93,7 +145,25 @@ void same_line_if_fits(float width) {
 
 void end_sidebar() {
     ImGui::EndChild();
-    ImGui::SameLine();
+    layout_mark("sidebar");
+    if (!narrow_layout()) ImGui::SameLine();
+}
+
+int lane_picker(const char* id, std::span<const std::string> names) {
+    if (!narrow_layout() || names.empty()) return -1;
+    ImGui::PushID(id);
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID key = ImGui::GetID("lane");
+    int shown = std::clamp(storage->GetInt(key, 0), 0, static_cast<int>(names.size()) - 1);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) same_line_if_fits(ImGui::CalcTextSize(names[i].c_str()).x + 2 * ImGui::GetStyle().FramePadding.x);
+        const bool active = static_cast<int>(i) == shown;
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(names[i].c_str())) storage->SetInt(key, static_cast<int>(i));
+        if (active) ImGui::PopStyleColor();
+    }
+    ImGui::PopID();
+    return std::clamp(storage->GetInt(key, 0), 0, static_cast<int>(names.size()) - 1);
 }
 
 namespace {
@@ -173,6 +243,7 @@ void readout(const char* name, const char* help, const std::string& full, const 
     const bool fits = ImGui::CalcTextSize(full.c_str()).x <= ImGui::GetContentRegionAvail().x;
     ImGui::TextColored(color, "%s", fits ? full.c_str() : brief.c_str());
     if (!fits && ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", help, full.c_str());
+    layout_text(name, fits ? full : brief);
 }
 
 void end_readouts() {
