@@ -44,6 +44,8 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     const ImVec4 ok(0.45f, 0.9f, 0.55f, 1.0f), bad(1.0f, 0.5f, 0.4f, 1.0f);
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(joined ? ok : bad, "%s", session.status_text().c_str());
+    // What the server refused last (a student's teach(): "only the teacher can ...").
+    if (!remote.last_error().empty()) ImGui::TextColored(bad, "server: %s", remote.last_error().c_str());
     ImGui::PopTextWrapPos();
     ImGui::Checkbox("autopilot when idle", &autopilot_when_idle);
     bool truth = remote.truth();
@@ -55,8 +57,11 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     }
     if (ImGui::Button("Leave room")) session.leave();
     ImGui::Separator();
-    ImGui::Text("players in the room: %zu", remote.roster().size());
+    // A page that left or was removed shows no roster: the names it last heard are stale.
+    const std::size_t players = joined ? remote.roster().size() : 0;
+    ImGui::Text("players in the room: %zu", players);
     for (const RosterEntry& e : remote.roster()) {
+        if (!joined) break;
         ImGui::TextColored(
             e.seat == remote.seat() ? ImVec4(0.47f, 1.0f, 0.55f, 1.0f) : ImVec4(0.35f, 0.78f, 1.0f, 1.0f), "  %u  %s%s",
             e.seat + 1, e.name.c_str(), e.seat == remote.seat() ? " (you)" : "");
@@ -115,6 +120,11 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
     if (narrow) {
         ImGui::TextColored(remote_joined(session) ? ImVec4(0.45f, 0.9f, 0.55f, 1.0f) : ImVec4(1.0f, 0.5f, 0.4f, 1.0f),
                            "%s", session.status_text().c_str());
+        if (!session.remote().last_error().empty()) {
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "server: %s", session.remote().last_error().c_str());
+            ImGui::PopTextWrapPos();
+        }
         draw_compact_meters(session);
         layout_mark("room.meters");
     }

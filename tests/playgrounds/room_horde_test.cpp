@@ -330,7 +330,7 @@ TEST(HordeRoom, ACleanSeatsPhantomsStayUnderOne) {
 }
 
 // The same measurement sees real phantoms: naive recovery under 25% loss loses removals for
-// good, and the held-but-dead enemies climb.
+// good, and held-but-dead enemies are read until their slots are reused.
 TEST(HordeRoom, ALossySeatWithoutRecoveryReadsPhantoms) {
     HordeRoomOptions o;
     o.seats = 2;
@@ -340,7 +340,7 @@ TEST(HordeRoom, ALossySeatWithoutRecoveryReadsPhantoms) {
     std::vector<std::unique_ptr<HordeBot>> bots;
     bots.push_back(bot(live.url, "lossy"));
     ASSERT_TRUE(drive(
-        bots, [&] { return bots[0]->remote().phantoms() >= 10.0; }, 8000ms))
+        bots, [&] { return bots[0]->remote().phantoms() >= 2.0; }, 15000ms))
         << "phantoms read " << bots[0]->remote().phantoms();
 }
 
