@@ -180,8 +180,11 @@ void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, fl
         }
         ImGui::EndCombo();
     }
-    const float slider_w =
-        ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("latency ms").x - ImGui::GetStyle().ItemInnerSpacing.x;
+    // Every slider as wide as the longest label leaves room for: no label is cut.
+    float label_w = 0.0f;
+    for (const char* l : {"loss %", "latency ms", "jitter ms", "crowd theta", "field theta", "view radius"})
+        label_w = std::max(label_w, ImGui::CalcTextSize(l).x);
+    const float slider_w = ImGui::GetContentRegionAvail().x - label_w - ImGui::GetStyle().ItemInnerSpacing.x;
     ImGui::SetNextItemWidth(slider_w);
     ImGui::SliderFloat("loss %", &ctl.loss, 0, 40, "%.0f");
     ImGui::SetNextItemWidth(slider_w);

@@ -228,6 +228,15 @@ export function register(suite) {
       await page.waitForFunction(() => { const c = window.vantage.state().class;
         return c.preset === 'acknowledged-baselines-heal' && c.controls.recovery === true && c.controls.loss === 25; },
       null, { timeout: 10000 });
+      // On a projector: 1280x720 at 1.5x, the seat table and the recovery box on screen.
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.evaluate(() => window.vantage.uiScale(1.5));
+      await page.waitForFunction(() => window.vantage.uiScale() === 1.5);
+      await page.waitForTimeout(500);
+      const l = await page.evaluate(() => window.vantage.layout());
+      assert(l['console.seats'] && l['console.seats'][3] <= 720, `seat table at ${l['console.seats']}`);
+      assert(l['console.recovery'] && l['console.recovery'][3] <= 720, `recovery box at ${l['console.recovery']}`);
+      await shot('teacher-console-1280x720x1.5');
       await shot('teacher-console-1600x900');
       for (const c of contexts) await c.close();
       assert(errors.length === 0, 'errors: ' + errors.join(' | '));
