@@ -225,7 +225,7 @@ void readouts(const ViewContext& v, const ClientLane& c, float width) {
             format("%.2f px", m("remote_stutter_px")));
     readout("shots", help("shots").c_str(),
             format("%.0f: %.0f hit rewound, %.0f present", m("shots"), m("hits_lag_comp"), m("hits_present")),
-            format("%.0f: %.0f / %.0f", m("shots"), m("hits_lag_comp"), m("hits_present")));
+            format("%.0f/%.0f/%.0f", m("shots"), m("hits_lag_comp"), m("hits_present")));
     readout("render error", help("render_error_px").c_str(), format("%.1f px", m("render_error_px")),
             format("%.1f px", m("render_error_px")));
     readout("awaiting ack", help("inputs_awaiting_ack").c_str(),
