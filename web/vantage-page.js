@@ -94,6 +94,9 @@
     api.historyCsv = () => call('vantage_history_csv', 'string');
     // The performance overlay's numbers: simulation ms per tick, frame ms, memory bytes.
     api.perf = () => JSON.parse(call('vantage_perf', 'string'));
+    // Where named parts of the UI were drawn in the last frame: {name: [x0, y0, x1, y1]} in
+    // CSS pixels (the lanes' worlds, tables, verdicts), for layout tests.
+    api.layout = () => JSON.parse(call('vantage_layout', 'string'));
     // Teacher console only: a command for the room (impair, strategy, preset, kick) with its
     // arguments as "k=v&..." (seats 1-based). Throws with the reason when refused.
     api.teach = (kind, args) => {

@@ -6,6 +6,42 @@
 
 namespace vantage::play {
 
+namespace {
+
+void follow_room(ConsoleControls& c, const SeatTableMessage& table) {
+    if (!c.seen_any || table.recovery != c.seen_recovery || table.theta != c.seen_theta ||
+        table.view_radius != c.seen_radius) {
+        c.recovery = table.recovery;
+        c.theta = static_cast<float>(table.theta);
+        c.radius = static_cast<float>(table.view_radius);
+        c.seen_recovery = table.recovery;
+        c.seen_theta = table.theta;
+        c.seen_radius = table.view_radius;
+        c.seen_any = true;
+    }
+    // The impairment of the seat the controls target; for everyone, the first seat's (a room
+    // preset or an "everyone" command sets every seat alike).
+    const SeatRow* row = nullptr;
+    for (const SeatRow& r : table.rows) {
+        if (c.target == 0 || static_cast<int>(r.seat) + 1 == c.target) {
+            row = &r;
+            break;
+        }
+    }
+    if (row && (c.target != c.seen_target || row->loss_pct != c.seen_loss || row->latency_ms != c.seen_latency ||
+                row->jitter_ms != c.seen_jitter)) {
+        c.loss = static_cast<float>(row->loss_pct);
+        c.latency = static_cast<float>(row->latency_ms);
+        c.jitter = static_cast<float>(row->jitter_ms);
+        c.seen_target = c.target;
+        c.seen_loss = row->loss_pct;
+        c.seen_latency = row->latency_ms;
+        c.seen_jitter = row->jitter_ms;
+    }
+}
+
+}  // namespace
+
 ClassSession::ClassSession(RoomLink link)
     : link_(std::move(link)),
       socket_(RoomSocket::connect(link_.url)),
@@ -19,6 +55,7 @@ void ClassSession::update(double wall_s) {
         hello_sent_ = true;
     }
     if (hello_sent_) client_.update(*socket_, ms);
+    if (client_.tables() > 0) follow_room(controls, client_.table());
     if (socket_->state() == RoomSocket::State::Closed) client_.closed(socket_->close_reason());
 }
 
@@ -77,6 +114,16 @@ std::string ClassSession::state_json() const {
     append_json_number(out, t.theta);
     out += ",\"preset\":";
     append_json_string(out, t.preset);
+    // What the console's controls show (they follow the room's settings message).
+    out += ",\"controls\":{\"recovery\":";
+    out += controls.recovery ? "true" : "false";
+    out += ",\"theta\":";
+    append_json_number(out, controls.theta);
+    out += ",\"view_radius\":";
+    append_json_number(out, controls.radius);
+    out += ",\"loss\":";
+    append_json_number(out, controls.loss);
+    out += "}";
     out += ",\"urls\":[";
     for (std::size_t i = 0; i < client_.info().urls.size(); ++i) {
         if (i) out += ",";

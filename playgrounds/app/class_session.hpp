@@ -15,6 +15,23 @@
 
 namespace vantage::play {
 
+// The console's controls: what the teacher is about to send. They follow the room (the seat
+// table message is the one source of its state) whenever the room's values change, by a
+// preset, another console or this one, and keep unsent edits otherwise (ClassSession::update).
+struct ConsoleControls {
+    int target = 0;  // 0: everyone, else seat number (1-based)
+    float loss = 0, latency = 30, jitter = 20;
+    bool recovery = true;
+    float theta = 1.5f, radius = 420;
+    bool show_qr = false;
+    // The room's values these controls last took.
+    bool seen_any = false;
+    bool seen_recovery = true;
+    double seen_theta = -1, seen_radius = -1;
+    int seen_target = -1;
+    double seen_loss = -1, seen_latency = -1, seen_jitter = -1;
+};
+
 class ClassSession {
 public:
     explicit ClassSession(RoomLink link);
@@ -35,6 +52,7 @@ public:
     // The room presets a teacher can run (assets/presets/horde-room.ini).
     std::vector<Preset> presets;
     std::string last_shared;
+    ConsoleControls controls;
 
 private:
     RoomLink link_;

@@ -41,82 +41,117 @@ std::string reading(double v, const char* fmt) {
     return buf;
 }
 
+// A name cut to `max_chars` characters (UTF-8 aware) with "..." when longer: one long name
+// must not widen every column of the seat table (the tooltip has the whole name).
+std::string short_name(const std::string& name, std::size_t max_chars) {
+    std::size_t chars = 0, i = 0;
+    while (i < name.size()) {
+        const auto c = static_cast<unsigned char>(name[i]);
+        const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+        if (chars == max_chars) return name.substr(0, i) + "...";
+        i += len;
+        ++chars;
+    }
+    return name;
+}
+
+const Preset* find_preset(const std::vector<Preset>& presets, const std::string& name) {
+    for (const Preset& p : presets) {
+        if (p.name == name) return &p;
+    }
+    return nullptr;
+}
+
+void draw_seat_table(ClassSession& session, const SeatTableMessage& table, double wall_s, float height) {
+    struct Column {
+        const char* header;
+        const char* help;
+    };
+    static constexpr Column kColumns[] = {
+        {"seat", "the seat number"},
+        {"name", "the name the student typed"},
+        {"RTT ms", "round trip to the server, milliseconds"},
+        {"KiB/s", "what the student's page receives, KiB per second"},
+        {"lost", "state frames lost on the way to this seat since it joined"},
+        {"phantoms", "enemies this student still sees that the server has removed"},
+        {"error px", "mean distance between where the student draws an enemy and where it is"},
+        {"loss %", "this seat's packet loss, set by the console"},
+        {"lat. ms", "this seat's added latency, set by the console"},
+        {"", ""},
+    };
+    constexpr int kCount = static_cast<int>(sizeof kColumns / sizeof kColumns[0]);
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_BordersOuter |
+                                  ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
+    if (!ImGui::BeginTable("seats", kCount, flags, ImVec2(0, height))) return;
+    for (const Column& c : kColumns) ImGui::TableSetupColumn(c.header);
+    ImGui::TableSetupScrollFreeze(2, 1);
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int i = 0; i < kCount; ++i) {
+        ImGui::TableSetColumnIndex(i);
+        ImGui::TableHeader(kColumns[i].header);
+        if (kColumns[i].help[0] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kColumns[i].help);
+    }
+    for (const SeatRow& r : table.rows) {
+        ImGui::TableNextRow();
+        ImGui::PushID(static_cast<int>(r.seat));
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", r.seat + 1);
+        ImGui::TableNextColumn();
+        const std::string shown = short_name(r.name, 12);
+        ImGui::TextUnformatted(shown.c_str());
+        if (shown != r.name && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.name.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(reading(r.meters.rtt_ms, "%.0f").c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(reading(r.meters.down_kib_s, "%.1f").c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%llu", static_cast<unsigned long long>(r.meters.frames_lost));
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(reading(r.meters.phantoms, "%.0f").c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(reading(r.meters.err_mean_px, "%.0f").c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%.0f", r.loss_pct);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.0f", r.latency_ms);
+        ImGui::TableNextColumn();
+        if (ImGui::SmallButton("remove")) {
+            CommandMessage c;
+            c.kind = CommandMessage::Kind::Kick;
+            c.seat = r.seat;
+            session.command(wall_s, c);
+        }
+        ImGui::PopID();
+    }
+    ImGui::EndTable();
+    layout_mark("console.seats");
+}
+
 }  // namespace
 
 void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, float ui_scale) {
     (void)v;
+    (void)ui_scale;
     ClassClient& client = session.client();
     const SeatTableMessage& table = client.table();
     const float em = ImGui::GetFontSize();
-    static int target = 0;  // 0: everyone, else seat number
-    static float loss = 0, latency = 30, jitter = 20;
-    static bool recovery = true;
-    static float theta = 1.5f, radius = 420;
-    static std::uint64_t synced_tables = 0;
-    if (synced_tables == 0 && client.tables() > 0) {  // start the controls from the room's values
-        recovery = table.recovery;
-        theta = static_cast<float>(table.theta);
-        radius = static_cast<float>(table.view_radius);
-        synced_tables = client.tables();
-    }
+    const bool blackhole = session.link().playground == "blackhole";
+    ConsoleControls& ctl = session.controls;
+    const Preset* active = find_preset(session.presets, table.preset);
+    const std::string preset_title = active ? active->title : table.preset;
 
-    ImGui::BeginChild("class_left", ImVec2(22.0f * em, 0), true);
+    ImGui::BeginChild("class_left", ImVec2(std::min(20.0f * em, ImGui::GetContentRegionAvail().x * 0.4f), 0), true);
     ImGui::TextColored(
         client.status() == ClassClient::Status::Open ? ImVec4(0.45f, 0.9f, 0.55f, 1) : ImVec4(1, 0.5f, 0.4f, 1), "%s",
         session.status_text().c_str());
-    if (!client.info().urls.empty()) {
-        ImGui::TextUnformatted("Students open:");
-        for (const std::string& u : client.info().urls) ImGui::TextColored(ImVec4(0.55f, 0.8f, 1, 1), "%s", u.c_str());
-        if (!client.info().qr.empty()) draw_qr(client.info().qr, 18.0f * em);
-    } else {
-        ImGui::TextWrapped(
-            "Students join at this page's address with #horde/join (serve with --lan for the classroom).");
-    }
-    ImGui::Separator();
-    ImGui::TextUnformatted("Impairment");
-    std::string label = target == 0 ? std::string("everyone") : "seat " + std::to_string(target);
-    ImGui::SetNextItemWidth(10.0f * em);
-    if (ImGui::BeginCombo("for", label.c_str())) {
-        if (ImGui::Selectable("everyone", target == 0)) target = 0;
-        for (const SeatRow& r : table.rows) {
-            const std::string s = "seat " + std::to_string(r.seat + 1) + " " + r.name;
-            if (ImGui::Selectable(s.c_str(), target == static_cast<int>(r.seat) + 1))
-                target = static_cast<int>(r.seat) + 1;
-        }
-        ImGui::EndCombo();
-    }
-    ImGui::SliderFloat("loss %", &loss, 0, 40, "%.0f");
-    ImGui::SliderFloat("latency ms", &latency, 0, 400, "%.0f");
-    ImGui::SliderFloat("jitter ms", &jitter, 0, 150, "%.0f");
-    if (ImGui::Button("Apply impairment")) {
-        CommandMessage c;
-        c.kind = CommandMessage::Kind::Impair;
-        c.seat = target == 0 ? kAllSeats : static_cast<std::uint32_t>(target - 1);
-        c.loss_pct = loss;
-        c.latency_ms = latency;
-        c.jitter_ms = jitter;
-        session.command(wall_s, c);
-    }
-    ImGui::Separator();
-    ImGui::TextUnformatted("The room's strategy");
-    ImGui::Checkbox("acked recovery (off: naive)", &recovery);
-    ImGui::SliderFloat("crowd theta", &theta, 0, 2, "%.2f");
-    ImGui::SliderFloat("view radius", &radius, 100, 1500, "%.0f");
-    if (ImGui::Button("Apply strategy")) {
-        CommandMessage c;
-        c.kind = CommandMessage::Kind::Strategy;
-        c.recovery = recovery;
-        c.theta = theta;
-        c.view_radius = radius;
-        session.command(wall_s, c);
-    }
     if (!session.presets.empty()) {
-        ImGui::Separator();
-        ImGui::SetNextItemWidth(18.0f * em);
-        if (ImGui::BeginCombo("##room_preset",
-                              table.preset.empty() ? "run a preset for the room" : table.preset.c_str())) {
+        ImGui::TextUnformatted("Room preset");
+        ImGui::SetNextItemWidth(-1.0f);
+        if (ImGui::BeginCombo("##room_preset", active ? active->title.c_str() : "run a preset for the room")) {
+            int n = 0;
             for (const Preset& p : session.presets) {
-                if (ImGui::Selectable(p.title.c_str(), p.name == table.preset)) {
+                const std::string label = std::to_string(++n) + ". " + p.title;
+                if (ImGui::Selectable(label.c_str(), &p == active)) {
                     CommandMessage c;
                     c.kind = CommandMessage::Kind::Preset;
                     c.text = p.name;
@@ -126,60 +161,105 @@ void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, fl
             }
             ImGui::EndCombo();
         }
+        if (active && !active->look_for.empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.75f, 0.8f, 0.9f, 1));
+            wrap_at_spaces(active->look_for);
+            ImGui::PopStyleColor();
+        }
+        ImGui::Separator();
     }
-    if (!client.last_error().empty()) ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", client.last_error().c_str());
+    ImGui::TextUnformatted("Impairment");
+    std::string label = ctl.target == 0 ? std::string("everyone") : "seat " + std::to_string(ctl.target);
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::BeginCombo("##for", label.c_str())) {
+        if (ImGui::Selectable("everyone", ctl.target == 0)) ctl.target = 0;
+        for (const SeatRow& r : table.rows) {
+            const std::string s = "seat " + std::to_string(r.seat + 1) + " " + short_name(r.name, 16);
+            if (ImGui::Selectable(s.c_str(), ctl.target == static_cast<int>(r.seat) + 1))
+                ctl.target = static_cast<int>(r.seat) + 1;
+        }
+        ImGui::EndCombo();
+    }
+    // Every slider as wide as the longest label leaves room for: no label is cut.
+    float label_w = 0.0f;
+    for (const char* l : {"loss %", "latency ms", "jitter ms", "crowd theta", "field theta", "view radius"})
+        label_w = std::max(label_w, ImGui::CalcTextSize(l).x);
+    const float slider_w = ImGui::GetContentRegionAvail().x - label_w - ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::SetNextItemWidth(slider_w);
+    ImGui::SliderFloat("loss %", &ctl.loss, 0, 40, "%.0f");
+    ImGui::SetNextItemWidth(slider_w);
+    ImGui::SliderFloat("latency ms", &ctl.latency, 0, 400, "%.0f");
+    ImGui::SetNextItemWidth(slider_w);
+    ImGui::SliderFloat("jitter ms", &ctl.jitter, 0, 150, "%.0f");
+    if (ImGui::Button("Apply impairment")) {
+        CommandMessage c;
+        c.kind = CommandMessage::Kind::Impair;
+        c.seat = ctl.target == 0 ? kAllSeats : static_cast<std::uint32_t>(ctl.target - 1);
+        c.loss_pct = ctl.loss;
+        c.latency_ms = ctl.latency;
+        c.jitter_ms = ctl.jitter;
+        session.command(wall_s, c);
+    }
+    ImGui::Separator();
+    ImGui::TextUnformatted("The room's strategy");
+    // Per playground: the horde streams deltas (recovery matters) and summarises crowds with
+    // theta; the black-hole room sends whole packets and aggregates the field with theta.
+    if (!blackhole) {
+        ImGui::Checkbox("acked recovery", &ctl.recovery);
+        layout_mark("console.recovery");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("ticked: acked delta recovery; clear: naive");
+    }
+    ImGui::SetNextItemWidth(slider_w);
+    ImGui::SliderFloat(blackhole ? "field theta" : "crowd theta", &ctl.theta, 0, blackhole ? 1.5f : 2.0f, "%.2f");
+    ImGui::SetNextItemWidth(slider_w);
+    ImGui::SliderFloat("view radius", &ctl.radius, blackhole ? 200.0f : 100.0f, 1500, "%.0f");
+    if (ImGui::Button("Apply strategy")) {
+        CommandMessage c;
+        c.kind = CommandMessage::Kind::Strategy;
+        c.recovery = blackhole ? table.recovery : ctl.recovery;
+        c.theta = ctl.theta;
+        c.view_radius = ctl.radius;
+        session.command(wall_s, c);
+    }
+    if (!client.last_error().empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.5f, 0.4f, 1));
+        wrap_at_spaces(client.last_error());
+        ImGui::PopStyleColor();
+    }
+    ImGui::Separator();
+    if (!client.info().urls.empty()) {
+        ImGui::TextUnformatted("Students open:");
+        for (const std::string& u : client.info().urls) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.55f, 0.8f, 1, 1));
+            wrap_at_spaces(u);
+            ImGui::PopStyleColor();
+        }
+        if (!client.info().qr.empty()) {
+            if (ImGui::Button(ctl.show_qr ? "Hide QR code" : "Show QR code")) ctl.show_qr = !ctl.show_qr;
+            if (ctl.show_qr) draw_qr(client.info().qr, ImGui::GetContentRegionAvail().x);
+        }
+    } else {
+        ImGui::TextWrapped(
+            "Students join at this page's address with #horde/join (serve with --lan for the classroom).");
+    }
     ImGui::EndChild();
     ImGui::SameLine();
 
     ImGui::BeginChild("class_right", ImVec2(0, 0), false);
-    ImGui::Text("%zu students; the room: %s recovery, theta %.2f, view radius %.0f%s%s", table.rows.size(),
-                table.recovery ? "acked" : "naive", table.theta, table.view_radius,
-                table.preset.empty() ? "" : ", preset ", table.preset.c_str());
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp;
+    std::string room = format("%zu students; the room: ", table.rows.size());
+    if (!blackhole) room += table.recovery ? "acked recovery, " : "naive recovery, ";
+    room += format("theta %.2f, view radius %.0f", table.theta, table.view_radius);
+    if (!preset_title.empty()) room += "; preset: " + preset_title;
+    wrap_at_spaces(room);
+    layout_mark("console.room");
     const float table_h =
-        std::min(ImGui::GetContentRegionAvail().y * 0.55f, (2.0f + static_cast<float>(table.rows.size())) * em * 1.6f);
-    if (ImGui::BeginTable("seats", 10, flags | ImGuiTableFlags_ScrollY, ImVec2(0, table_h))) {
-        for (const char* h : {"seat", "name", "RTT ms", "down KiB/s", "frames lost", "phantoms", "error px", "loss %",
-                              "latency ms", ""}) {
-            ImGui::TableSetupColumn(h);
-        }
-        ImGui::TableSetupScrollFreeze(0, 1);
-        ImGui::TableHeadersRow();
-        for (const SeatRow& r : table.rows) {
-            ImGui::TableNextRow();
-            ImGui::PushID(static_cast<int>(r.seat));
-            ImGui::TableNextColumn();
-            ImGui::Text("%u", r.seat + 1);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(r.name.c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(reading(r.meters.rtt_ms, "%.0f").c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(reading(r.meters.down_kib_s, "%.1f").c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%llu", static_cast<unsigned long long>(r.meters.frames_lost));
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(reading(r.meters.phantoms, "%.1f").c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(reading(r.meters.err_mean_px, "%.1f").c_str());
-            ImGui::TableNextColumn();
-            ImGui::Text("%.0f", r.loss_pct);
-            ImGui::TableNextColumn();
-            ImGui::Text("%.0f", r.latency_ms);
-            ImGui::TableNextColumn();
-            if (ImGui::SmallButton("remove")) {
-                CommandMessage c;
-                c.kind = CommandMessage::Kind::Kick;
-                c.seat = r.seat;
-                session.command(wall_s, c);
-            }
-            ImGui::PopID();
-        }
-        ImGui::EndTable();
-    }
+        std::min(ImGui::GetContentRegionAvail().y * 0.5f, (2.0f + static_cast<float>(table.rows.size())) * em * 1.5f);
+    draw_seat_table(session, table, wall_s, table_h);
     // The room plot: every seat's phantoms and render error over time, on shared axes.
     const ImVec2 rest = ImGui::GetContentRegionAvail();
-    const ImVec2 plot((rest.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f, std::max(6.0f * em, rest.y - 4));
+    const bool side_by_side = rest.x > 40.0f * em;
+    const ImVec2 plot(side_by_side ? (rest.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f : rest.x,
+                      std::max(6.0f * em, side_by_side ? rest.y - 4 : rest.y * 0.5f - 4));
     std::vector<PlotSeries> phantoms, errors;
     std::size_t i = 0;
     for (const auto& [name, h] : client.history()) {
@@ -190,10 +270,9 @@ void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, fl
     PlotAxes axes;
     axes.unit = "phantoms, per seat";
     draw_plot("class_phantoms", phantoms, plot, axes);
-    ImGui::SameLine();
+    if (side_by_side) ImGui::SameLine();
     axes.unit = "render error, px";
     draw_plot("class_error", errors, plot, axes);
-    (void)ui_scale;
     ImGui::EndChild();
 }
 

@@ -13,6 +13,7 @@
 #include <SDL.h>
 #include <SDL_opengl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -137,17 +138,17 @@ void draw_context_bar(App& app) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button("Restart")) host.restart();
-    if (!app.presenter) {  // presenter mode keeps the clock's buttons only
+    if (!app.presenter && !narrow_layout()) {  // presenter mode and phones keep the clock's buttons only
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(em(7.0f));
+        ImGui::SetNextItemWidth(em(4.5f));
         int hz = ctx.tick_hz;
         if (ImGui::SliderInt("tick Hz", &hz, 10, 120)) host.set("tick_hz", std::to_string(hz));
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(em(5.5f));
+        ImGui::SetNextItemWidth(em(4.5f));
         float speed = static_cast<float>(ctx.speed);
         if (ImGui::SliderFloat("speed", &speed, 0.25f, 4.0f, "%.2fx")) host.set("speed", std::to_string(speed));
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(em(6.0f));
+        ImGui::SetNextItemWidth(em(4.0f));
         char seed[32];
         std::snprintf(seed, sizeof seed, "%llu", static_cast<unsigned long long>(ctx.seed));
         if (ImGui::InputText("seed", seed, sizeof seed,
@@ -209,12 +210,51 @@ void apply_ui_scale(App& app, float scale, bool have_renderer) {
     platform::remember_ui_scale(scale);
 }
 
+// The UI scale in steps of a quarter, with buttons: a slider grows under the pointer as the
+// scale applies (a drag toward 1.5x ran away to 2.5x), a button press changes it once. The
+// new scale applies before the next frame and the browser remembers it.
+constexpr float kUiScaleMin = 0.75f;
+constexpr float kUiScaleMax = 2.5f;
+constexpr float kUiScaleStep = 0.25f;
+
+float ui_scale_control_width() {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float button = ImGui::CalcTextSize("+").x + 2 * style.FramePadding.x;
+    return 2 * button + ImGui::CalcTextSize("UI 2.50x").x + 2 * style.ItemSpacing.x;
+}
+
+void draw_ui_scale_control(App& app) {
+    ImGui::PushID("ui scale");
+    const float current = app.pending_ui_scale > 0.0f ? app.pending_ui_scale : app.ui_scale;
+    // The next step on the grid of quarters: a remembered 1.3 moves to 1.25 or 1.5.
+    const float below = (std::ceil(current / kUiScaleStep - 1e-3f) - 1.0f) * kUiScaleStep;
+    const float above = (std::floor(current / kUiScaleStep + 1e-3f) + 1.0f) * kUiScaleStep;
+    ImGui::BeginDisabled(current <= kUiScaleMin + 1e-3f);
+    if (ImGui::Button("-")) app.pending_ui_scale = std::max(kUiScaleMin, below);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("smaller text (UI scale)");
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::Text("UI %.2fx", current);
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::BeginDisabled(current >= kUiScaleMax - 1e-3f);
+    if (ImGui::Button("+")) app.pending_ui_scale = std::min(kUiScaleMax, above);
+    ImGui::EndDisabled();
+    layout_mark("ui_scale.plus");
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("larger text (UI scale); 1.5x reads from the back of a room");
+    ImGui::PopID();
+}
+
 void draw_workshop_bar(App& app) {
     Host& host = app.host;
     const std::vector<Preset>& presets = host.presets();
     const Preset* active = host.active_preset();
     if (!presets.empty()) {
-        ImGui::SetNextItemWidth(em(22.0f));
+        // At most a third of the window: on a projector (1280 px at 1.5x) the bar stays one line.
+        // On a phone: the line's width less its label.
+        ImGui::SetNextItemWidth(narrow_layout() ? ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("preset").x -
+                                                      ImGui::GetStyle().ItemInnerSpacing.x
+                                                : std::min(em(22.0f), ImGui::GetMainViewport()->WorkSize.x * 0.33f));
         if (ImGui::BeginCombo("preset", active ? active->title.c_str() : "(choose a scenario)")) {
             for (const Preset& p : presets) {
                 if (ImGui::Selectable(p.title.c_str(), active == &p)) app.status = host.set("preset", p.name);
@@ -230,23 +270,24 @@ void draw_workshop_bar(App& app) {
         ImGui::TextUnformatted("copied");
     }
     const ImGuiStyle& style = ImGui::GetStyle();
-    same_line_if_fits(em(5.5f) + style.ItemInnerSpacing.x + ImGui::CalcTextSize("UI scale").x);
-    ImGui::SetNextItemWidth(em(5.5f));
-    float scale = app.ui_scale;
-    if (ImGui::SliderFloat("UI scale", &scale, 0.75f, 2.5f, "%.2fx", ImGuiSliderFlags_AlwaysClamp))
-        app.pending_ui_scale = scale;
+    same_line_if_fits(ui_scale_control_width());
+    draw_ui_scale_control(app);
     same_line_if_fits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("presenter").x);
     ImGui::Checkbox("presenter", &app.presenter);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("lanes only: hides the settings and the meter table");
-    same_line_if_fits(ImGui::CalcTextSize("Export CSV").x + 2 * style.FramePadding.x);
-    if (ImGui::Button("Export CSV")) {
-        const std::string name = std::string(host.current().name()) + "-history.csv";
-        const std::string where = platform::save_text(name, history_csv(app));
-        app.status = where.empty() ? "could not write " + name : "history saved: " + where;
+    // Saving the run is rarer than the story's controls: behind one button.
+    same_line_if_fits(ImGui::CalcTextSize("Save...").x + 2 * style.FramePadding.x);
+    if (ImGui::Button("Save...")) ImGui::OpenPopup("save");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("export this run's history as CSV, or the frame as PNG");
+    if (ImGui::BeginPopup("save")) {
+        if (ImGui::Selectable("Export CSV (every meter of this run)")) {
+            const std::string name = std::string(host.current().name()) + "-history.csv";
+            const std::string where = platform::save_text(name, history_csv(app));
+            app.status = where.empty() ? "could not write " + name : "history saved: " + where;
+        }
+        if (ImGui::Selectable("Save PNG (this frame)")) app.pending_png = std::string(host.current().name()) + ".png";
+        ImGui::EndPopup();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("every meter of this run's history, one row per sample");
-    same_line_if_fits(ImGui::CalcTextSize("Save PNG").x + 2 * style.FramePadding.x);
-    if (ImGui::Button("Save PNG")) app.pending_png = std::string(host.current().name()) + ".png";
     App::TourState& tour = app.tours[host.active()];
     if (!tour.tour.steps.empty() && tour.step < 0) {
         same_line_if_fits(ImGui::CalcTextSize("Tour").x + 2 * style.FramePadding.x);
@@ -272,7 +313,10 @@ void draw_workshop_bar(App& app) {
                 const ImVec4 color =
                     j.verdict == Verdict::Holds ? ImVec4(0.4f, 0.9f, 0.5f, 1.0f) : ImVec4(1.0f, 0.6f, 0.3f, 1.0f);
                 ImGui::PushStyleColor(ImGuiCol_Text, color);
+                ImGui::BeginGroup();
                 wrap_at_spaces(format("At %.0f s, %s", active->seconds, j.text.c_str()));
+                ImGui::EndGroup();
+                layout_mark("verdict");
                 ImGui::PopStyleColor();
             }
         }
@@ -350,25 +394,24 @@ void draw_ui(App& app) {
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
     if (app.room) {
         ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), app.room->blackhole() ? "Black-hole room" : "Horde room");
-        ImGui::SameLine();
-        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "| frame %.1f ms  memory %.0f MiB", app.frame_ms,
-                           app.memory_bytes / 1048576.0);
-        ImGui::SameLine();
+        const std::string perf = format("| frame %.1f ms  memory %.0f MiB", app.frame_ms, app.memory_bytes / 1048576.0);
+        const ImGuiStyle& style = ImGui::GetStyle();
+        same_line_if_fits(ImGui::CalcTextSize(perf.c_str()).x);
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "%s", perf.c_str());
+        same_line_if_fits(ImGui::CalcTextSize("Copy link").x + 2 * style.FramePadding.x);
         if (ImGui::Button("Copy link")) copy_link(app);
-        ImGui::SameLine();
-        if (ImGui::Button("Back to the playgrounds")) {
+        const char* back = narrow_layout() ? "Back" : "Back to the playgrounds";
+        same_line_if_fits(ImGui::CalcTextSize(back).x + 2 * style.FramePadding.x);
+        if (ImGui::Button(back)) {
             app.room->leave();
             app.room.reset();
             app.history.clear();
             ImGui::End();
             return;
         }
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(em(5.5f));
-        float scale = app.ui_scale;
-        if (ImGui::SliderFloat("UI scale", &scale, 0.75f, 2.5f, "%.2fx", ImGuiSliderFlags_AlwaysClamp))
-            app.pending_ui_scale = scale;
-        ImGui::SameLine();
+        same_line_if_fits(ui_scale_control_width());
+        draw_ui_scale_control(app);
+        same_line_if_fits(ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("presenter").x);
         ImGui::Checkbox("presenter", &app.presenter);
         ViewContext v{app.host, app.history, app.meters, app.presenter};
         draw_room_view(v, *app.room);
@@ -512,6 +555,7 @@ bool frame(App& app) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplSDL2_NewFrame();
     ImGui::NewFrame();
+    layout_begin_frame();
     draw_ui(app);
     ImGui::Render();
     int w = 0, h = 0;

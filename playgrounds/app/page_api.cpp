@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/app.hpp"
+#include "app/ui.hpp"
 #include "common/host.hpp"
 
 #ifndef VANTAGE_VERSION
@@ -130,6 +131,13 @@ const char* vantage_teach(const char* kind, const char* args) {
     CommandMessage c;
     out = parse_teacher_command(kind ? kind : "", args ? args : "", g_app->classroom->client().table(), c);
     if (out.empty()) g_app->classroom->command(g_app->wall_s, c);
+    return out.c_str();
+}
+
+// Where named parts of the UI were drawn in the last frame (ui.hpp's layout marks).
+const char* vantage_layout() {
+    static std::string out;
+    out = layout_json();
     return out.c_str();
 }
 

@@ -12,11 +12,13 @@
 namespace vantage::play::platform {
 
 const char* request_gl_context() {
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, 0);
+    // 3.2 core: the first version with glDrawElementsBaseVertex, which lets Debian's ImGui
+    // (16-bit indices) split a draw list past 65,536 vertices (tens of thousands of dots).
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_FLAGS, SDL_GL_CONTEXT_FORWARD_COMPATIBLE_FLAG);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
     SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
-    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 0);
-    return "#version 130";
+    SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 2);
+    return "#version 150";
 }
 
 const char* presets_dir() {

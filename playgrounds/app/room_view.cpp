@@ -31,6 +31,10 @@ RoomWords words_for(const RoomSession& session) {
         "enemies", "render error (mean)"};
 }
 
+bool remote_joined(RoomSession& session) {
+    return session.remote().status() == RoomRemote::Status::Joined;
+}
+
 void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     RoomRemote& remote = session.remote();
     const RoomWords words = words_for(session);
@@ -40,6 +44,8 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     const ImVec4 ok(0.45f, 0.9f, 0.55f, 1.0f), bad(1.0f, 0.5f, 0.4f, 1.0f);
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(joined ? ok : bad, "%s", session.status_text().c_str());
+    // What the server refused last (a student's teach(): "only the teacher can ...").
+    if (!remote.last_error().empty()) ImGui::TextColored(bad, "server: %s", remote.last_error().c_str());
     ImGui::PopTextWrapPos();
     ImGui::Checkbox("autopilot when idle", &autopilot_when_idle);
     bool truth = remote.truth();
@@ -51,8 +57,11 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     }
     if (ImGui::Button("Leave room")) session.leave();
     ImGui::Separator();
-    ImGui::Text("players in the room: %zu", remote.roster().size());
+    // A page that left or was removed shows no roster: the names it last heard are stale.
+    const std::size_t players = joined ? remote.roster().size() : 0;
+    ImGui::Text("players in the room: %zu", players);
     for (const RosterEntry& e : remote.roster()) {
+        if (!joined) break;
         ImGui::TextColored(
             e.seat == remote.seat() ? ImVec4(0.47f, 1.0f, 0.55f, 1.0f) : ImVec4(0.35f, 0.78f, 1.0f, 1.0f), "  %u  %s%s",
             e.seat + 1, e.name.c_str(), e.seat == remote.seat() ? " (you)" : "");
@@ -74,6 +83,29 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     ImGui::PopTextWrapPos();
 }
 
+// A phone's meters: this seat's numbers as a compact two-column list above its world.
+void draw_compact_meters(RoomSession& session) {
+    RoomRemote& remote = session.remote();
+    const RoomWords words = words_for(session);
+    if (!begin_readouts("room_meters")) return;
+    readout("down", "KiB per second this page receives", format("%.1f KiB/s", remote.down_kib_s()),
+            format("%.0f KiB/s", remote.down_kib_s()));
+    if (remote.rtt_ms() >= 0)
+        readout("round trip", "to the server and back", format("%.0f ms", remote.rtt_ms()),
+                format("%.0f", remote.rtt_ms()));
+    readout("frames lost", "state frames lost on the way here",
+            format("%llu of %llu", static_cast<unsigned long long>(remote.frames_lost()),
+                   static_cast<unsigned long long>(remote.frames())),
+            format("%llu", static_cast<unsigned long long>(remote.frames_lost())));
+    if (remote.truth() && remote.phantoms() >= 0)
+        readout("phantoms", "enemies this page still shows that the server has removed",
+                format("%.0f", remote.phantoms()), format("%.0f", remote.phantoms()));
+    if (remote.truth() && remote.err_mean_px() >= 0)
+        readout(session.blackhole() ? "pellet error" : "error", words.error, format("%.0f px", remote.err_mean_px()),
+                format("%.0f", remote.err_mean_px()));
+    end_readouts();
+}
+
 }  // namespace
 
 void draw_room_view(ViewContext& v, RoomSession& session) {
@@ -82,11 +114,25 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
         draw_sidebar(session, autopilot_when_idle);
         end_sidebar();
     }
+    const bool narrow = narrow_layout();
 
-    ImGui::BeginChild("room_world", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+    ImGui::BeginChild("room_world", ImVec2(0, 0), false, narrow ? 0 : ImGuiWindowFlags_NoScrollbar);
+    if (narrow) {
+        ImGui::TextColored(remote_joined(session) ? ImVec4(0.45f, 0.9f, 0.55f, 1.0f) : ImVec4(1.0f, 0.5f, 0.4f, 1.0f),
+                           "%s", session.status_text().c_str());
+        if (!session.remote().last_error().empty()) {
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "server: %s", session.remote().last_error().c_str());
+            ImGui::PopTextWrapPos();
+        }
+        draw_compact_meters(session);
+        layout_mark("room.meters");
+    }
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float plots_h = std::max(em(6.0f), avail.y * 0.22f);
-    const float side = std::max(em(6.0f), std::min(avail.x, avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y));
+    const float side = narrow
+                           ? std::max(em(6.0f), std::min(avail.x, avail.y * 0.7f))
+                           : std::max(em(6.0f), std::min(avail.x, avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y));
     const WorldView view =
         session.horde() ? draw_room_world(*session.horde(), side) : draw_room_world(*session.blackhole(), side);
     // A drag on the world steers toward the pointer (touch screens send it as a mouse drag).
@@ -102,9 +148,11 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
     const bool steering = dir.length_squared() > 0.0f;
     session.set_input(dir, !steering && autopilot_when_idle);
 
+    // Three plots side by side, or one under another on a phone (the area scrolls).
     const ImVec2 rest = ImGui::GetContentRegionAvail();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const ImVec2 plot((rest.x - 2 * gap) / 3.0f, std::max(em(4.0f), rest.y - 4));
+    const ImVec2 plot =
+        narrow ? ImVec2(rest.x, em(7.0f)) : ImVec2((rest.x - 2 * gap) / 3.0f, std::max(em(4.0f), rest.y - 4));
     auto one = [&](const char* id, const char* meter, const char* label, const char* unit) {
         std::vector<PlotSeries> series{{label, {}, IM_COL32(90, 200, 120, 255)}};
         v.history.values(meter, series.back().values);
@@ -114,9 +162,9 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
         draw_plot(id, series, plot, axes);
     };
     one("room_down", "room.down_kib_s", "down", "KiB/s");
-    ImGui::SameLine();
+    if (!narrow) ImGui::SameLine();
     one("room_rtt", "room.rtt_ms", "RTT", "ms");
-    ImGui::SameLine();
+    if (!narrow) ImGui::SameLine();
     if (session.horde())
         one("room_phantoms", "room.phantoms", "phantoms", "phantoms");
     else

@@ -21,12 +21,99 @@ std::string number_text(double v, Param::Kind kind) {
 }
 }  // namespace
 
+namespace {
+struct LayoutMark {
+    std::string name;
+    ImVec2 min, max;
+    std::string text;  // a readout's value as shown (layout_text), else empty
+};
+std::vector<LayoutMark>& layout_marks() {
+    static std::vector<LayoutMark> marks;
+    return marks;
+}
+std::vector<LayoutMark>& layout_texts() {
+    static std::vector<LayoutMark> texts;
+    return texts;
+}
+void append_json_text(std::string& out, const std::string& s) {
+    out += '"';
+    for (const char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) >= 0x20) out += c;
+    }
+    out += '"';
+}
+}  // namespace
+
+void layout_begin_frame() {
+    layout_marks().clear();
+    layout_texts().clear();
+}
+
+void layout_mark(const char* name, ImVec2 min, ImVec2 max) {
+    for (const LayoutMark& m : layout_marks()) {
+        if (m.name == name) return;
+    }
+    layout_marks().push_back({name, min, max, {}});
+}
+
+void layout_text(const char* name, const std::string& shown) {
+    // Only what a person can see: inside its window's scrolled view and the display.
+    if (!ImGui::IsItemVisible()) return;
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (b.y > display.y || b.x > display.x || a.x < 0 || a.y < 0) return;
+    layout_texts().push_back({name, a, b, shown});
+}
+
+void layout_mark(const char* name) {
+    layout_mark(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+}
+
+std::string layout_json() {
+    std::string out = "{";
+    for (const LayoutMark& m : layout_marks()) {
+        if (out.size() > 1) out += ",";
+        out += format("\"%s\":[%.1f,%.1f,%.1f,%.1f]", m.name.c_str(), m.min.x, m.min.y, m.max.x, m.max.y);
+    }
+    out += out.size() > 1 ? ",\"texts\":[" : "\"texts\":[";
+    for (std::size_t i = 0; i < layout_texts().size(); ++i) {
+        const LayoutMark& t = layout_texts()[i];
+        if (i) out += ",";
+        out += "[";
+        append_json_text(out, t.name);
+        out += ",";
+        append_json_text(out, t.text);
+        out += "]";
+    }
+    return out + "]}";
+}
+
 float em(float n) {
     return n * ImGui::GetFontSize();
 }
 
+bool narrow_layout() {
+    return ImGui::GetMainViewport()->WorkSize.x < 600.0f;
+}
+
 bool begin_sidebar(const ViewContext& v, const char* id) {
     if (v.presenter) return false;
+    if (narrow_layout()) {
+        ImGui::PushID(id);
+        ImGuiStorage* storage = ImGui::GetStateStorage();
+        const ImGuiID key = ImGui::GetID("settings open");
+        bool open = storage->GetBool(key, false);
+        if (ImGui::Button(open ? "Hide settings" : "Settings", ImVec2(-1.0f, 0.0f))) {
+            open = !open;
+            storage->SetBool(key, open);
+        }
+        layout_mark("settings.button");
+        ImGui::PopID();
+        if (!open) return false;
+        ImGui::BeginChild(id, ImVec2(0, ImGui::GetMainViewport()->WorkSize.y * 0.45f), true);
+        return true;
+    }
     const float width = std::min(em(19.0f), ImGui::GetMainViewport()->WorkSize.x * 0.27f);
     ImGui::BeginChild(id, ImVec2(width, 0), true);
     return true;
@@ -58,7 +145,25 @@ void same_line_if_fits(float width) {
 
 void end_sidebar() {
     ImGui::EndChild();
-    ImGui::SameLine();
+    layout_mark("sidebar");
+    if (!narrow_layout()) ImGui::SameLine();
+}
+
+int lane_picker(const char* id, std::span<const std::string> names) {
+    if (!narrow_layout() || names.empty()) return -1;
+    ImGui::PushID(id);
+    ImGuiStorage* storage = ImGui::GetStateStorage();
+    const ImGuiID key = ImGui::GetID("lane");
+    int shown = std::clamp(storage->GetInt(key, 0), 0, static_cast<int>(names.size()) - 1);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0) same_line_if_fits(ImGui::CalcTextSize(names[i].c_str()).x + 2 * ImGui::GetStyle().FramePadding.x);
+        const bool active = static_cast<int>(i) == shown;
+        if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+        if (ImGui::Button(names[i].c_str())) storage->SetInt(key, static_cast<int>(i));
+        if (active) ImGui::PopStyleColor();
+    }
+    ImGui::PopID();
+    return std::clamp(storage->GetInt(key, 0), 0, static_cast<int>(names.size()) - 1);
 }
 
 namespace {
@@ -96,8 +201,11 @@ void draw_params(Host& host) {
             }
             case Param::Kind::Real: {
                 float v = static_cast<float>(current);
+                // Decimals from the range, never an exponent ("1200", not "1.2e+03").
+                const double span = p.max - p.min;
+                const char* fmt = span >= 100.0 ? "%.0f" : span >= 10.0 ? "%.1f" : "%.2f";
                 changed =
-                    ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(p.min), static_cast<float>(p.max), "%.3g");
+                    ImGui::SliderFloat(label.c_str(), &v, static_cast<float>(p.min), static_cast<float>(p.max), fmt);
                 next = std::clamp(static_cast<double>(v), p.min, p.max);
                 break;
             }
@@ -135,6 +243,7 @@ void readout(const char* name, const char* help, const std::string& full, const 
     const bool fits = ImGui::CalcTextSize(full.c_str()).x <= ImGui::GetContentRegionAvail().x;
     ImGui::TextColored(color, "%s", fits ? full.c_str() : brief.c_str());
     if (!fits && ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", help, full.c_str());
+    layout_text(name, fits ? full : brief);
 }
 
 void end_readouts() {
@@ -315,8 +424,32 @@ void WorldView::circle(Vec2 p, float radius_world, ImU32 color, float thickness)
 void WorldView::disc(Vec2 p, float radius_world, ImU32 color) const {
     dl->AddCircleFilled(to_screen(p), std::max(1.0f, to_px(radius_world)), color);
 }
+// False when `vertices` more would wrap a 16-bit index that the renderer cannot offset
+// (no RendererHasVtxOffset): the rest of the list would draw as streaks, so the caller
+// drops the shape instead. Never false with 32-bit indices (the browser build) or a
+// renderer that offsets (desktop GL 3.2+).
+static bool vertex_room(const ImDrawList* dl, int vertices) {
+    if constexpr (sizeof(ImDrawIdx) == 2) {
+        if (!(ImGui::GetIO().BackendFlags & ImGuiBackendFlags_RendererHasVtxOffset)) {
+            return dl->_VtxCurrentIdx + static_cast<unsigned>(vertices) < (1u << 16);
+        }
+    }
+    return true;
+}
+
 void WorldView::dot(Vec2 p, float radius_px, ImU32 color) const {
-    dl->AddCircleFilled(to_screen(p), radius_px, color, 8);
+    const ImVec2 c = to_screen(p);
+    if (radius_px <= 2.0f) {
+        // A square of the disc's area: 4 vertices instead of an anti-aliased circle's 16, so
+        // 20,000 creatures are 80k vertices, not 320k.
+        const float h = radius_px * 0.886f;
+        if (!vertex_room(dl, 4)) return;
+        dl->PrimReserve(6, 4);
+        dl->PrimRect(ImVec2(c.x - h, c.y - h), ImVec2(c.x + h, c.y + h), color);
+        return;
+    }
+    if (!vertex_room(dl, 16)) return;
+    dl->AddCircleFilled(c, radius_px, color, 8);
 }
 void WorldView::line(Vec2 a, Vec2 b, ImU32 color, float thickness) const {
     dl->AddLine(to_screen(a), to_screen(b), color, thickness);

@@ -29,16 +29,37 @@ struct ViewContext {
 // Every size a view lays out is in font units, so it follows the UI scale: em(1) is the
 // font's height in pixels.
 float em(float n = 1.0f);
+// A phone's page: below 600 px of width the views show one lane at a time across the whole
+// width, their settings behind a button, their plots one under another.
+bool narrow_layout();
 // The left column of a playground (its description, settings and meter table): 19 em wide,
 // at most 27% of the window. False in presenter mode, where the view skips its contents and
-// the lanes take the width. end_sidebar() only after a true begin, and it ends the line.
+// the lanes take the width. On a narrow page it is a "Settings" button and, when opened, a
+// full-width panel above the lanes (false while closed). end_sidebar() only after a true
+// begin, and it ends the line (beside the column, or below the panel).
 bool begin_sidebar(const ViewContext& v, const char* id = "controls");
 void end_sidebar();
+// On a narrow page, a row of buttons naming the lanes and the index of the one shown (kept
+// per `id`); -1 on a wide page, where every lane is shown.
+int lane_picker(const char* id, std::span<const std::string> names);
 // Text wrapped at spaces only, in the current text colour, from the cursor to the right
 // edge: ImGui's own wrapping also breaks after '.' and ',', which splits numbers ("183.",
 // "7"). Continuation lines start at the current indent (a group's left edge). `width`: from
 // the cursor to the wrap edge; 0 wraps at the window's right edge.
 void wrap_at_spaces(std::string_view text, float width = 0.0f);
+
+// Where named parts of the UI were drawn this frame, for the page's tests
+// (window.vantage.layout()): rectangles in screen pixels (the canvas's CSS pixels in the
+// browser), cleared when a frame begins. layout_mark(name) records the last item's rect.
+void layout_begin_frame();
+void layout_mark(const char* name, ImVec2 min, ImVec2 max);
+void layout_mark(const char* name);
+// A readout's value as drawn (the last item), kept when a person can see it: inside its
+// window's scrolled view and the display.
+void layout_text(const char* name, const std::string& shown);
+// {"name":[x0,y0,x1,y1],...,"texts":[[name,shown],...]} of this frame: a repeated mark keeps
+// its first rect; texts are the visible readouts in drawing order.
+std::string layout_json();
 
 // SameLine() when an item `width` pixels wide still fits on this line, else a new line: a
 // bar of controls wraps between items, never through one.

@@ -165,10 +165,13 @@ void draw_lane_readouts(const ViewContext& v, const BlackholeSim::Lane& lane) {
         readout("attractors", "holes or stand-ins this client integrates, and force evaluations per second",
                 format("%.1f (%.2f M evals/s)", m("attractors"), m("force_evals_m_s")),
                 format("%.1f", m("attractors")));
-        readout("pull kept",
-                "the client's field as a share of the real pull, the holes' weight kept, the field's error",
-                format("%.0f%% (weight %.0f%%, error %.1f%%)", m("pull_pct"), m("weight_pct"), m("field_error_pct")),
-                format("%.0f%%", m("pull_pct")));
+        // The holes' weight, in the presets' words; the pull (which a stand-in can overshoot
+        // past 100%) and the field's error beside it when there is room.
+        readout("weight kept",
+                "the share of the holes' weight the client's field accounts for, its share of the real pull, the "
+                "field's error",
+                format("%.0f%% (pull %.0f%%, error %.1f%%)", m("weight_pct"), m("pull_pct"), m("field_error_pct")),
+                format("%.0f%%", m("weight_pct")));
         end_readouts();
     }
 }

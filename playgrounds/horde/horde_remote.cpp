@@ -48,12 +48,23 @@ void HordeRemote::score_truth(const TruthMessage& truth, double asked_server_ms,
     // at the query by the same rule over the same span, so both stand for one instant.
     const float span_s =
         static_cast<float>(std::max(0.0, (static_cast<double>(truth.server_ms) - asked_server_ms) / 1000.0));
-    std::size_t dead = 0, next_position = 0;
+    std::size_t next_position = 0;
     double err_sum = 0;
     std::size_t err_n = 0;
+    // A key the server calls dead is a phantom only if this client still holds it a grace
+    // later (a round trip and two frames): the answer is newer than the newest frame applied
+    // (the frames carrying the latest deaths may still be on the way; a wave may fall between),
+    // so on a clean link deaths in flight spiked the reading to hundreds every few seconds.
+    // Naive recovery never repairs a lost removal, so those stay until the slot is reused;
+    // acked recovery repairs it within a round trip or two. The reading reported here is the
+    // last one judged (advance() judges each answer's suspects when their grace is over).
+    if (suspects_due_ms_ >= 0.0) judge_suspects();
+    phantoms = judged_phantoms_;
+    suspects_.clear();
     for (std::size_t k = 0; k < truth.alive.size(); ++k) {
         if (!truth.alive[k]) {
-            ++dead;
+            const std::optional<SlotKey> key = SlotKey::decode(asked_keys_[k]);
+            if (key && client_.mirror().contains(*key)) suspects_.push_back(asked_keys_[k]);
             continue;
         }
         Vec2 drawn = asked_positions_[k];
@@ -64,10 +75,26 @@ void HordeRemote::score_truth(const TruthMessage& truth, double asked_server_ms,
         err_sum += static_cast<double>(distance(drawn, truth.positions[next_position++]));
         ++err_n;
     }
-    const double scale = static_cast<double>(client_.mirror().size()) /
-                         static_cast<double>(std::max<std::size_t>(1, truth.alive.size()));
-    phantoms = static_cast<double>(dead) * std::max(1.0, scale);
+    suspect_scale_ = std::max(1.0, static_cast<double>(client_.mirror().size()) /
+                                       static_cast<double>(std::max<std::size_t>(1, truth.alive.size())));
+    const double grace_ms = (rtt_ms() >= 0.0 ? rtt_ms() : 100.0) + 150.0;
+    suspects_due_ms_ = static_cast<double>(truth.server_ms) + grace_ms;
     err_mean_px = err_n > 0 ? err_sum / static_cast<double>(err_n) : 0.0;
+}
+
+void HordeRemote::judge_suspects() {
+    std::size_t still_held = 0;
+    for (const std::uint64_t key : suspects_) {
+        const std::optional<SlotKey> k = SlotKey::decode(key);
+        if (k && client_.mirror().contains(*k)) ++still_held;
+    }
+    judged_phantoms_ = static_cast<double>(still_held) * suspect_scale_;
+    suspects_due_ms_ = -1.0;
+}
+
+void HordeRemote::advance(float dt_s, double server_ms) {
+    client_.advance(dt_s, tick_++);
+    if (suspects_due_ms_ >= 0.0 && server_ms >= suspects_due_ms_) judge_suspects();
 }
 
 }  // namespace vantage::play

@@ -6,6 +6,8 @@
 // enemies it holds (a strided sample when it holds more than one query carries): a key the
 // server says is gone is a phantom, and each live one's distance from where the client drew
 // it, moved by the enemies' own chase rule to the instant of the answer, is its render error.
+// A key called dead counts as a phantom only while the client still holds it a round trip
+// and two frames later: the answer can be newer than the newest frame applied.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +38,8 @@ private:
     bool ready() const override { return client_.heard(); }
     bool draw_truth(std::vector<std::uint64_t>& keys, double server_ms) override;
     void score_truth(const TruthMessage& truth, double asked_server_ms, double& phantoms, double& err_mean_px) override;
-    void advance(float dt_s, double) override { client_.advance(dt_s, tick_++); }
+    void advance(float dt_s, double server_ms) override;
+    void judge_suspects();
 
     HordeClientHalf client_;
     HordeClientScratch scratch_;
@@ -44,6 +47,10 @@ private:
     std::vector<std::uint64_t> asked_keys_;
     std::vector<Vec2> asked_positions_;  // what this client drew for each key when it asked
     std::vector<Vec2> asked_players_;
+    std::vector<std::uint64_t> suspects_;  // held keys the last answer called dead
+    double suspect_scale_ = 1.0;           // held enemies per sampled key at that answer
+    double suspects_due_ms_ = -1.0;        // server ms when they are judged; negative: judged
+    double judged_phantoms_ = 0.0;         // suspects still held at their judgement, scaled
 };
 
 }  // namespace vantage::play

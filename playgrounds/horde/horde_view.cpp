@@ -177,8 +177,12 @@ void draw_view(ViewContext& v, HordeSim& sim) {
     }
 
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
+    // A phone shows one lane, chosen by name, across the width.
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < sim.lane_count(); ++i) names.push_back(sim.lane(i).config().name);
+    const int only = lane_picker("horde lanes", names);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const std::size_t lanes = sim.lane_count();
+    const std::size_t lanes = only >= 0 ? 1 : sim.lane_count();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
     const float column = (avail.x - gap * static_cast<float>(lanes - 1)) / static_cast<float>(lanes);
     // Heights in font units: each lane shows its title and every readout, the plots at least
@@ -190,9 +194,10 @@ void draw_view(ViewContext& v, HordeSim& sim) {
     const float text_h = row_h * (kReadoutRows + 1) + spacing_y * 3;
     const float camera = std::max(em(6.0f), std::min(column, avail.y - plots_h - spacing_y - text_h));
     const float lane_h = camera + text_h;
-    for (std::size_t i = 0; i < lanes; ++i) {
+    for (std::size_t i = 0; i < sim.lane_count(); ++i) {
+        if (only >= 0 && static_cast<int>(i) != only) continue;
         const HordeLane& lane = sim.lane(i);
-        if (i > 0) ImGui::SameLine();
+        if (i > 0 && only < 0) ImGui::SameLine();
         // One child window per lane: each has its own draw list.
         ImGui::PushID(static_cast<int>(i));
         ImGui::BeginChild("lane", ImVec2(column, lane_h), false, ImGuiWindowFlags_NoScrollbar);
@@ -215,15 +220,18 @@ void draw_view(ViewContext& v, HordeSim& sim) {
         ImGui::SetCursorScreenPos(below);
         lane_readouts(v.meters, lane);
         ImGui::EndChild();
+        layout_mark("horde.lane");
         ImGui::PopID();
     }
+    // Three plots side by side, or one under another on a phone (the area scrolls).
     const ImVec2 rest = ImGui::GetContentRegionAvail();
-    const float plot_w = (rest.x - 2 * gap) / 3.0f;
-    const ImVec2 plot(plot_w, std::max(plots_h - spacing_y, rest.y - 4));
+    const bool stacked = only >= 0;
+    const float plot_w = stacked ? rest.x : (rest.x - 2 * gap) / 3.0f;
+    const ImVec2 plot(plot_w, stacked ? em(8.0f) : std::max(plots_h - spacing_y, rest.y - 4));
     lane_plot(v, sim, "kib", "kib_s", "sent, KiB/s", plot);
-    ImGui::SameLine();
+    if (!stacked) ImGui::SameLine();
     lane_plot(v, sim, "phantoms", "phantoms", "phantoms", plot);
-    ImGui::SameLine();
+    if (!stacked) ImGui::SameLine();
     lane_plot(v, sim, "error", "err_mean_px", "mean error, px", plot);
     ImGui::EndChild();
 }

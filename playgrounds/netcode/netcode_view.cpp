@@ -220,8 +220,13 @@ void readouts(const ViewContext& v, const ClientLane& c, float width) {
     readout("prediction error", help("prediction_error_px").c_str(),
             format("%.1f px (correction %.2f)", m("prediction_error_px"), m("correction_px")),
             format("%.1f px", m("prediction_error_px")));
-    readout("render error", help("render_error_px").c_str(),
-            format("%.1f px (stutter %.2f)", m("render_error_px"), m("remote_stutter_px")),
+    // The rows the presets quote come first, so a projector's short lanes still show them.
+    readout("stutter", help("remote_stutter_px").c_str(), format("%.2f px a frame", m("remote_stutter_px")),
+            format("%.2f px", m("remote_stutter_px")));
+    readout("shots", help("shots").c_str(),
+            format("%.0f: %.0f hit rewound, %.0f present", m("shots"), m("hits_lag_comp"), m("hits_present")),
+            format("%.0f/%.0f/%.0f", m("shots"), m("hits_lag_comp"), m("hits_present")));
+    readout("render error", help("render_error_px").c_str(), format("%.1f px", m("render_error_px")),
             format("%.1f px", m("render_error_px")));
     readout("awaiting ack", help("inputs_awaiting_ack").c_str(),
             format("%.0f inputs (#%.0f, acked #%.0f)", m("inputs_awaiting_ack"), m("input_seq"), m("acked_seq")),
@@ -241,9 +246,6 @@ void readouts(const ViewContext& v, const ClientLane& c, float width) {
     readout("bandwidth", help("up_bytes_s").c_str(),
             format("up %.2f, down %.2f KiB/s", m("up_bytes_s") / 1024.0, m("down_bytes_s") / 1024.0),
             format("%.2f KiB/s up", m("up_bytes_s") / 1024.0));
-    readout("shots", help("shots").c_str(),
-            format("%.0f: %.0f hit rewound, %.0f present", m("shots"), m("hits_lag_comp"), m("hits_present")),
-            format("%.0f", m("shots")));
     end_readouts();
 }
 

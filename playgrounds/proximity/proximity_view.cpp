@@ -12,6 +12,7 @@
 
 #include "app/ui.hpp"
 #include "app/views.hpp"
+#include "common/preset.hpp"
 #include "proximity/proximity_sim.hpp"
 
 namespace vantage::play {
@@ -72,18 +73,36 @@ ImU32 crowd_colour(std::uint32_t neighbours) {
     return IM_COL32(r, g, b, 220);
 }
 
+// A lane's name in the table (short, so a projector's 1.5x scale does not cut it) and what
+// it is (the row's tooltip).
 const char* lane_title(ProximityLaneKind kind) {
     switch (kind) {
         case ProximityLaneKind::Dense:
-            return "dense bin (SpatialGrid, rebuilt)";
+            return "dense bin";
         case ProximityLaneKind::Hash:
-            return "hash grid (bolt-on)";
+            return "hash grid";
         case ProximityLaneKind::CrossLink:
-            return "CrossLink (maintained lists)";
+            return "CrossLink";
         case ProximityLaneKind::Nearby:
-            return "NearbyDetector (maintained)";
+            return "NearbyDetector";
         case ProximityLaneKind::Brute:
-            return "brute force (all pairs)";
+            return "brute force";
+    }
+    return "";
+}
+
+const char* lane_help(ProximityLaneKind kind) {
+    switch (kind) {
+        case ProximityLaneKind::Dense:
+            return "SpatialGrid: a dense bin rebuilt every tick";
+        case ProximityLaneKind::Hash:
+            return "a bolt-on hash grid";
+        case ProximityLaneKind::CrossLink:
+            return "CrossLink: sorted X and Y lists, maintained move by move";
+        case ProximityLaneKind::Nearby:
+            return "NearbyDetector: bounding boxes, maintained, with start/stop events";
+        case ProximityLaneKind::Brute:
+            return "all pairs";
     }
     return "";
 }
@@ -112,6 +131,7 @@ void draw_world(const ProximitySim& sim, float side_px) {
     }
     if (sim.settings().cohesion) w.circle(sim.pack_centre(), 8.0f / w.scale, IM_COL32(255, 220, 90, 255), 2.5f);
     end_world_view(w);
+    layout_mark("proximity.world", w.origin, ImVec2(w.origin.x + w.size.x, w.origin.y + w.size.y));
 }
 
 void draw_lane_table(ViewContext& v, const ProximitySim& sim) {
@@ -126,6 +146,7 @@ void draw_lane_table(ViewContext& v, const ProximitySim& sim) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(lane_title(lane.kind));
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lane_help(lane.kind));
         if (!lane.active) {
             ImGui::TableNextColumn();
             ImGui::TextDisabled(lane.kind == ProximityLaneKind::Brute ? "off (above the cap)" : "off");
@@ -135,9 +156,9 @@ void draw_lane_table(ViewContext& v, const ProximitySim& sim) {
         const double ms = clock.ms(lane.name.c_str());
         ImGui::Text(ms >= 0 ? "%.2f" : "-", ms);
         ImGui::TableNextColumn();
-        ImGui::Text("%.3g", m(lane.name + ".ops"));
+        ImGui::TextUnformatted(plain_number(m(lane.name + ".ops")).c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%.1f", m(lane.name + ".events"));
+        ImGui::TextUnformatted(plain_number(m(lane.name + ".events")).c_str());
         ImGui::TableNextColumn();
         const double d = m(lane.name + ".disagree");
         if (d > 0) {
@@ -146,29 +167,31 @@ void draw_lane_table(ViewContext& v, const ProximitySim& sim) {
             ImGui::TextUnformatted("0 (exact)");
         }
         ImGui::TableNextColumn();
-        ImGui::Text("%.0f", m(lane.name + ".pairs"));
+        ImGui::TextUnformatted(plain_number(m(lane.name + ".pairs")).c_str());
     }
     if (sim.settings().representative) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted("nearest: exact (dense bin)");
+        ImGui::TextUnformatted("nearest: exact");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("the exact nearest creature, through the dense bin");
         ImGui::TableNextColumn();
         ImGui::Text("%.2f", clock.ms("exact nearest"));
         ImGui::TableNextColumn();
-        ImGui::Text("%.3g", m("nearest.exact_ops"));
+        ImGui::TextUnformatted(plain_number(m("nearest.exact_ops")).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted("-");
         ImGui::TableNextColumn();
         ImGui::TextUnformatted("0 (exact)");
         ImGui::TableNextColumn();
-        ImGui::Text("%.0f found", m("nearest.answered"));
+        ImGui::Text("%s found", plain_number(m("nearest.answered")).c_str());
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted("nearest: one representative per cell");
+        ImGui::TextUnformatted("nearest: representative");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("one representative per cell: at most nine reads per query");
         ImGui::TableNextColumn();
         ImGui::Text("%.2f", clock.ms("representative"));
         ImGui::TableNextColumn();
-        ImGui::Text("%.3g", m("nearest.rep_ops"));
+        ImGui::TextUnformatted(plain_number(m("nearest.rep_ops")).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted("-");
         ImGui::TableNextColumn();
@@ -177,10 +200,11 @@ void draw_lane_table(ViewContext& v, const ProximitySim& sim) {
         ImGui::TableNextColumn();
     }
     ImGui::EndTable();
+    layout_mark("proximity.table");
     if (sim.settings().cohesion) {
-        ImGui::Text("pack centre: %s, %.3g ops/tick (the other way: %.3g), %.2f ms (page, with motion)",
-                    sim.settings().pack_leader ? "one centroid" : "all pairs", m("pack.ops"), m("pack.other_ops"),
-                    clock.ms("motion"));
+        ImGui::Text("pack centre: %s, %s ops/tick (the other way: %s), %.2f ms (page, with motion)",
+                    sim.settings().pack_leader ? "one centroid" : "all pairs", plain_number(m("pack.ops")).c_str(),
+                    plain_number(m("pack.other_ops")).c_str(), clock.ms("motion"));
     }
     ImGui::Text("motion %.2f ms, check %.2f ms per tick; density %.2f creatures per cell", clock.ms("motion"),
                 clock.ms("check"), m("density"));

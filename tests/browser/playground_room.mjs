@@ -199,15 +199,21 @@ export function register(suite) {
       await page.evaluate(() => window.vantage.teach('strategy', 'recovery=0'));
       await page.waitForFunction(() => { const c = window.vantage.state().class;
         return c.seats[1].loss === 30 && c.seats[0].loss === 0 && c.recovery === false; }, null, { timeout: 10000 });
+      // The console's own controls show the room's state (its settings message), not what was last clicked.
+      await page.waitForFunction(() => window.vantage.state().class.controls.recovery === false, null, { timeout: 5000 });
       await students[1].waitForFunction(() => window.vantage.state().room.frames_lost > 5, null, { timeout: 15000 });
       // Naive recovery never heals a lost "left": bob's phantoms pile up, ann's stay at the lag
       // floor (enemies that died since the last frame).
-      let ann, bob;
+      let ann, bob, annWorst = 0;
       const deadline = Date.now() + 30000;
       do {
         await page.waitForTimeout(500);
         [ann, bob] = [await room(students[0]), await room(students[1])];
+        annWorst = Math.max(annWorst, ann.phantoms, (await teacher()).seats[0].phantoms);
       } while (!(bob.phantoms > 2 * ann.phantoms + 5) && Date.now() < deadline);
+      // Ann's link is clean: what she holds is never dead for long (the measurement waits
+      // one answer before it calls a held enemy a phantom; deaths in flight are not).
+      assert(annWorst < 1, `a clean seat read ${annWorst} phantoms`);
       assertEq(ann.frames_lost, 0, 'frames lost by ann (her seat was not impaired)');
       assert(bob.phantoms > 2 * ann.phantoms + 5, `phantoms: bob ${bob.phantoms} (30% loss, naive) vs ann ${ann.phantoms}`);
       await page.waitForFunction(() => window.vantage.state().class.seats[1].frames_lost > 5, null, { timeout: 10000 });
@@ -217,6 +223,20 @@ export function register(suite) {
       assertEq((await room(students[0])).error, 'only the teacher can change room settings', 'the refusal');
       await page.waitForTimeout(1200);
       assertEq((await teacher()).seats[0].loss, 0, 'ann\'s loss after her own request');
+      // A room preset: the console's recovery box and sliders follow it.
+      await page.evaluate(() => window.vantage.teach('preset', 'name=acknowledged-baselines-heal'));
+      await page.waitForFunction(() => { const c = window.vantage.state().class;
+        return c.preset === 'acknowledged-baselines-heal' && c.controls.recovery === true && c.controls.loss === 25; },
+      null, { timeout: 10000 });
+      // On a projector: 1280x720 at 1.5x, the seat table and the recovery box on screen.
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.evaluate(() => window.vantage.uiScale(1.5));
+      await page.waitForFunction(() => window.vantage.uiScale() === 1.5);
+      await page.waitForTimeout(500);
+      const l = await page.evaluate(() => window.vantage.layout());
+      assert(l['console.seats'] && l['console.seats'][3] <= 720, `seat table at ${l['console.seats']}`);
+      assert(l['console.recovery'] && l['console.recovery'][3] <= 720, `recovery box at ${l['console.recovery']}`);
+      await shot('teacher-console-1280x720x1.5');
       await shot('teacher-console-1600x900');
       for (const c of contexts) await c.close();
       assert(errors.length === 0, 'errors: ' + errors.join(' | '));

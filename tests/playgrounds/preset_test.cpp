@@ -68,12 +68,13 @@ TEST(Presets, ARestartJudgesAgainAndAChangeByHandEndsTheRun) {
     load_all_presets(host, VANTAGE_PRESETS_DIR);
     ASSERT_EQ(host.set("playground", "meter"), "");
     ASSERT_EQ(host.set("preset", "window-settles"), "");
-    const int ticks = static_cast<int>(30.0 * host.context().tick_hz + 0.5);
+    const double seconds = host.active_preset()->seconds;
+    const int ticks = static_cast<int>(seconds * host.context().tick_hz + 0.5);
     for (int t = 0; t < ticks; ++t) host.single_step();
     ASSERT_EQ(host.preset_run().judgement.verdict, Verdict::Holds);
     host.restart();
     EXPECT_EQ(host.preset_run().judgement.verdict, Verdict::Pending);
-    EXPECT_DOUBLE_EQ(host.preset_run().remaining_s, 30.0);
+    EXPECT_DOUBLE_EQ(host.preset_run().remaining_s, seconds);
     EXPECT_NE(host.state_json().find("\"verdict\":\"pending\""), std::string::npos);
     ASSERT_EQ(host.set("burst", "0.9"), "");
     EXPECT_EQ(host.preset_run().preset, nullptr);
