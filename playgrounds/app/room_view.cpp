@@ -63,11 +63,11 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     ImGui::Text("down %.1f KiB/s, up %.2f KiB/s", remote.down_kib_s(), remote.up_kib_s());
     ImGui::Text("frames %llu, lost %llu", static_cast<unsigned long long>(remote.frames()),
                 static_cast<unsigned long long>(remote.frames_lost()));
-    if (remote.rtt_ms() >= 0) ImGui::Text("round trip %.0f ms", remote.rtt_ms());
+    if (remote.rtt_ms()) ImGui::Text("round trip %.0f ms", *remote.rtt_ms());
     ImGui::Text("holds %zu %s", remote.held(), words.held);
-    if (remote.truth() && remote.err_mean_px() >= 0) {
-        if (remote.phantoms() >= 0) ImGui::Text("phantoms %.1f", remote.phantoms());
-        ImGui::Text("%s %.1f px", words.error, remote.err_mean_px());
+    if (remote.truth() && remote.err_mean_px()) {
+        if (remote.phantoms()) ImGui::Text("phantoms %.1f", *remote.phantoms());
+        ImGui::Text("%s %.1f px", words.error, *remote.err_mean_px());
         ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "truth sample %.2f KiB/s, not in the stream's bytes",
                            remote.truth_kib_s());
     }

@@ -42,8 +42,8 @@ bool HordeRemote::draw_truth(std::vector<std::uint64_t>& keys, double) {
     return true;
 }
 
-void HordeRemote::score_truth(const TruthMessage& truth, double asked_server_ms, double& phantoms,
-                              double& err_mean_px) {
+void HordeRemote::score_truth(const TruthMessage& truth, double asked_server_ms, std::optional<double>& phantoms,
+                              std::optional<double>& err_mean_px) {
     // The truth is where enemies were when the query reached the server; move what was drawn
     // at the query by the same rule over the same span, so both stand for one instant.
     const float span_s =
