@@ -12,9 +12,8 @@
 // A function declared `inline` is inlined only within the compiler's size budget, so whether
 // a small hot function (a visitor-taking query, an insert with a rare slow path) inlined into
 // its caller used to depend on the call site and the compiler: out of line, each call paid
-// the call, and in wasm its arguments and results went through memory. Measured where it is
-// used (core/docs/relevance.md): 1.2x to 6x for the grid's radius query, 1.3x for the
-// visibility set's insert in wasm.
+// the call, and in wasm its arguments and results went through memory (the measurements are
+// in the benchmark results' history, tests/bench/results/history.md).
 #pragma once
 
 #ifndef VANTAGE_PORTABLE

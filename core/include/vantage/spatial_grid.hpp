@@ -15,7 +15,7 @@
 // Because a row is ordered by slice, that range runs from the slice holding center.x - r to
 // the one holding center.x + r rather than across whole cells: with cells of side r, a row
 // tests a strip 2.5 r wide on average instead of 3 r, a sixth fewer candidates than a bin
-// of whole cells (a quarter with four slices, whose table no longer stayed in cache at 1M
+// of whole cells (a quarter with four slices, whose table no longer stayed in cache for many
 // points; core/docs/relevance.md). Inside a cell, points are ordered by slice, left to
 // right, and keep their input order within a slice (the sort is stable), which makes the
 // first occupant (the cell's representative) deterministic.
@@ -303,14 +303,13 @@ inline void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& v
     // Bad centres and radii are rejected once here, so the candidate test in
     // for_each_candidate is the bare squared-distance comparison of within_radius() (same
     // operands, same float rounding). Where the window is worked out depends on the target,
-    // measured both ways against the bare bin (paired, core/docs/relevance.md):
-    //   - natively it is a call to window() on purpose: inlined, its loop-invariant doubles
-    //     were hoisted out of the caller's loop and crowded the candidate loop's registers,
-    //     and g++ 12 spent an extra move per candidate (1.05x to 1.3x the bin, against
-    //     0.98x to 1.04x as a call);
+    // measured both ways against the bare bin (paired; core/docs/relevance.md, "Tried and
+    // rejected"):
+    //   - natively it is a call to slice_window() on purpose: inlined, its loop-invariant
+    //     doubles were hoisted out of the caller's loop and crowded the candidate loop's
+    //     registers, and g++ 12 spent an extra move per candidate;
     //   - in wasm the call is what costs: without multi-value returns the window comes back
-    //     through memory, with the centre spilled on the way in (1.06x to 1.16x the bin, as
-    //     against 0.98x to 1.02x inlined).
+    //     through memory, with the centre spilled on the way in.
 #if defined(__wasm__)
     const SliceWindow w = window_of_query(center, radius);
 #else
@@ -351,7 +350,7 @@ inline void SpatialGrid::for_each_in_radius_of_all(float radius, Visit&& visit) 
     const std::uint32_t* const ids = ids_.data();
     const std::uint32_t* const offsets = offsets_.data();
     // One window per slice rather than per cell: a slice's members span half a cell in x,
-    // so their window is narrower (at 20k, 1.19M candidates against 1.42M per cell).
+    // so their window is narrower (fewer candidates than one window per cell).
     const std::uint32_t slices = cell_count() * kSlices;
     for (std::uint32_t slice = 0; slice < slices; ++slice) {
         const std::uint32_t begin = offsets[slice];
