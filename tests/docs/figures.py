@@ -165,7 +165,7 @@ def figure(doc, spec):
 
 def documents():
     try:
-        out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "*.md"], check=True, capture_output=True,
+        out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard", "*.md"], check=True, capture_output=True,
                              text=True).stdout.split()
     except (OSError, subprocess.CalledProcessError):
         out = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.md") if not {"node_modules", "build"} & set(p.parts)]
