@@ -2,13 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 
+#include "simd.hpp"
 #include "vantage/assert.hpp"
-
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#endif
 
 namespace vantage {
 
@@ -81,7 +79,7 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
     static_assert((kSlices & (kSlices - 1)) == 0, "a slice coordinate is a column coordinate times kSlices, exactly");
     const double slices_d = static_cast<double>(slice_columns_);
     const double rows_d = static_cast<double>(rows_);
-#if defined(__wasm_simd128__)
+#if VANTAGE_SIMD_WASM
     // In wasm with SIMD both axes go at once: one subtract, multiply and pair of comparisons,
     // and the cell comes out of exact double arithmetic instead of two conversions (V8 turns
     // each scalar double-to-integer conversion into six to ten instructions with branches;
@@ -102,7 +100,7 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
     const v128_t low_bits = wasm_f64x2_splat(0x1p52);
 #endif
     for (std::size_t i = 0; i < n; ++i) {
-#if defined(__wasm_simd128__)
+#if VANTAGE_SIMD_WASM
         const v128_t c = wasm_f64x2_mul(
             wasm_f64x2_sub(wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(&positions[i])), origin), inverse);
         const bool inside =
@@ -176,7 +174,39 @@ SpatialGridBuild SpatialGrid::build_impl(std::span<const Vec2> positions, IdAt i
 }
 
 SpatialGrid::SliceWindow SpatialGrid::slice_window(Vec2 center, float radius) const {
-    return window_of_query(center, radius);
+    if (!queryable(center, radius)) return {};
+    const double x = static_cast<double>(center.x);
+    const double y = static_cast<double>(center.y);
+    return box_window(x, y, x, y, static_cast<double>(search_reach(radius)));
+}
+
+SpatialGrid::SliceWindow SpatialGrid::box_window(double x_min, double y_min, double x_max, double y_max,
+                                                 double reach) const {
+#if VANTAGE_SIMD_SSE2
+    // Both axes in one vector, the same operations in the same order as window_of_box, so the
+    // same cells bit for bit: maxpd(c, 0) is c > 0 ? c : 0 (a NaN gives 0), minpd(low, last)
+    // is low < last ? low : last, and the truncation of [0, last] is exact either way. g++ 12
+    // compiles each scalar clamp as a compare and a jump, eight per window.
+    SliceWindow w;
+    const __m128d origin = _mm_set_pd(origin_y_, origin_x_);
+    const __m128d inverse = _mm_set_pd(inverse_cell_, inverse_slice_);
+    const __m128d last = _mm_set_pd(last_row_, last_slice_);
+    const __m128d r = _mm_set1_pd(reach);
+    auto cells = [&](__m128d v) {
+        const __m128d c = _mm_mul_pd(_mm_sub_pd(v, origin), inverse);
+        return _mm_cvttpd_epi32(_mm_min_pd(_mm_max_pd(c, _mm_setzero_pd()), last));
+    };
+    const __m128i low = cells(_mm_sub_pd(_mm_set_pd(y_min, x_min), r));
+    const __m128i high = cells(_mm_add_pd(_mm_set_pd(y_max, x_max), r));
+    w.slice_min = static_cast<std::uint32_t>(_mm_cvtsi128_si32(low));
+    w.row_min = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(low, 4)));
+    w.slice_max = static_cast<std::uint32_t>(_mm_cvtsi128_si32(high));
+    w.row_max = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(high, 4)));
+    w.valid = true;
+    return w;
+#else
+    return window_of_box(x_min, y_min, x_max, y_max, reach);
+#endif
 }
 
 CellWindow SpatialGrid::window(Vec2 center, float radius) const {
@@ -195,7 +225,7 @@ std::size_t SpatialGrid::candidate_count(Vec2 center, float radius) const {
     return candidates_in(window_of_query(center, radius));
 }
 
-#if defined(__wasm_simd128__)
+#if VANTAGE_SIMD_WASM
 namespace {
 
 // For each four-bit mask of matching lanes, the swizzle that moves those lanes' 32-bit ids
@@ -240,14 +270,14 @@ std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std
     // wasm than natively). `out` first grows to the window's candidate count, plus the three
     // slots a group of four may write past the last match.
     out.clear();
-    const SliceWindow w = window_of_query(center, radius);
+    const SliceWindow w = slice_window(center, radius);
     if (w.empty()) return 0;
     out.resize(candidates_in(w) + 3);
     std::uint32_t* const kept_ids = out.data();
     const std::uint32_t* const ids = ids_.data();
     const float r_sq = radius * radius;
     std::size_t kept = 0;
-#if defined(__wasm_simd128__)
+#if VANTAGE_SIMD_WASM
     // In wasm, four candidates at a time: one mask, and the matching ids moved to the front
     // of one 16-byte store by a swizzle, 1.3x to 2x faster than one at a time. Natively SSE2
     // has no such byte shuffle; four table-driven stores per group were 11% slower than
@@ -264,7 +294,7 @@ std::size_t SpatialGrid::query_radius(Vec2 center, float radius, std::vector<std
             const unsigned mask = within_mask4(positions + k, center_x, center_y, radius_sq);
             const v128_t front = wasm_i8x16_swizzle(wasm_v128_load(ids + k), wasm_v128_load(kKeptLanes[mask].bytes));
             wasm_v128_store(kept_ids + kept, front);
-            kept += static_cast<std::size_t>(__builtin_popcount(mask));
+            kept += static_cast<std::size_t>(std::popcount(mask));
         }
         for (; k < end; ++k) {
             const Vec2 p = positions[k];

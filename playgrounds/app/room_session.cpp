@@ -71,9 +71,9 @@ void RoomSession::meters(std::vector<Meter>& out) const {
     out.push_back({"room.frames_lost", "", static_cast<double>(r.frames_lost())});
     out.push_back({"room.knows", "", static_cast<double>(r.held())});
     // Absent until measured: a meter shows a measured value or is not there.
-    if (r.rtt_ms() >= 0) out.push_back({"room.rtt_ms", "ms", r.rtt_ms()});
-    if (r.truth() && r.phantoms() >= 0) out.push_back({"room.phantoms", "", r.phantoms()});
-    if (r.truth() && r.err_mean_px() >= 0) out.push_back({"room.err_mean_px", "px", r.err_mean_px()});
+    if (r.rtt_ms()) out.push_back({"room.rtt_ms", "ms", *r.rtt_ms()});
+    if (r.truth() && r.phantoms()) out.push_back({"room.phantoms", "", *r.phantoms()});
+    if (r.truth() && r.err_mean_px()) out.push_back({"room.err_mean_px", "px", *r.err_mean_px()});
     out.push_back({"room.truth_kib_s", "KiB/s", r.truth_kib_s()});
 }
 
@@ -101,11 +101,11 @@ std::string RoomSession::state_json() const {
     out += ",\"frames_lost\":";
     append_json_number(out, static_cast<double>(r.frames_lost()));
     out += ",\"rtt_ms\":";
-    append_json_number(out, r.rtt_ms() >= 0 ? r.rtt_ms() : std::nan(""));
+    append_json_number(out, r.rtt_ms().value_or(std::nan("")));
     out += ",\"phantoms\":";
-    append_json_number(out, r.phantoms() >= 0 ? r.phantoms() : std::nan(""));
+    append_json_number(out, r.phantoms().value_or(std::nan("")));
     out += ",\"err_mean_px\":";
-    append_json_number(out, r.err_mean_px() >= 0 ? r.err_mean_px() : std::nan(""));
+    append_json_number(out, r.err_mean_px().value_or(std::nan("")));
     out += ",\"truth\":";
     out += r.truth() ? "true" : "false";
     out += ",\"truth_kib_s\":";

@@ -72,11 +72,11 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     ImGui::Text("down %.1f KiB/s, up %.2f KiB/s", remote.down_kib_s(), remote.up_kib_s());
     ImGui::Text("frames %llu, lost %llu", static_cast<unsigned long long>(remote.frames()),
                 static_cast<unsigned long long>(remote.frames_lost()));
-    if (remote.rtt_ms() >= 0) ImGui::Text("round trip %.0f ms", remote.rtt_ms());
+    if (remote.rtt_ms()) ImGui::Text("round trip %.0f ms", *remote.rtt_ms());
     ImGui::Text("holds %zu %s", remote.held(), words.held);
-    if (remote.truth() && remote.err_mean_px() >= 0) {
-        if (remote.phantoms() >= 0) ImGui::Text("phantoms %.1f", remote.phantoms());
-        ImGui::Text("%s %.1f px", words.error, remote.err_mean_px());
+    if (remote.truth() && remote.err_mean_px()) {
+        if (remote.phantoms()) ImGui::Text("phantoms %.1f", *remote.phantoms());
+        ImGui::Text("%s %.1f px", words.error, *remote.err_mean_px());
         ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "truth sample %.2f KiB/s, not in the stream's bytes",
                            remote.truth_kib_s());
     }
@@ -90,19 +90,19 @@ void draw_compact_meters(RoomSession& session) {
     if (!begin_readouts("room_meters")) return;
     readout("down", "KiB per second this page receives", format("%.1f KiB/s", remote.down_kib_s()),
             format("%.0f KiB/s", remote.down_kib_s()));
-    if (remote.rtt_ms() >= 0)
-        readout("round trip", "to the server and back", format("%.0f ms", remote.rtt_ms()),
-                format("%.0f", remote.rtt_ms()));
+    if (remote.rtt_ms())
+        readout("round trip", "to the server and back", format("%.0f ms", *remote.rtt_ms()),
+                format("%.0f", *remote.rtt_ms()));
     readout("frames lost", "state frames lost on the way here",
             format("%llu of %llu", static_cast<unsigned long long>(remote.frames_lost()),
                    static_cast<unsigned long long>(remote.frames())),
             format("%llu", static_cast<unsigned long long>(remote.frames_lost())));
-    if (remote.truth() && remote.phantoms() >= 0)
+    if (remote.truth() && remote.phantoms())
         readout("phantoms", "enemies this page still shows that the server has removed",
-                format("%.0f", remote.phantoms()), format("%.0f", remote.phantoms()));
-    if (remote.truth() && remote.err_mean_px() >= 0)
-        readout(session.blackhole() ? "pellet error" : "error", words.error, format("%.0f px", remote.err_mean_px()),
-                format("%.0f", remote.err_mean_px()));
+                format("%.0f", *remote.phantoms()), format("%.0f", *remote.phantoms()));
+    if (remote.truth() && remote.err_mean_px())
+        readout(session.blackhole() ? "pellet error" : "error", words.error, format("%.0f px", *remote.err_mean_px()),
+                format("%.0f", *remote.err_mean_px()));
     end_readouts();
 }
 

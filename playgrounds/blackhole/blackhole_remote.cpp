@@ -86,7 +86,9 @@ bool BlackholeRemote::draw_truth(std::vector<std::uint64_t>& keys, double) {
     return true;
 }
 
-void BlackholeRemote::score_truth(const TruthMessage& truth, double asked_server_ms, double&, double& err_mean_px) {
+// phantoms stays empty: a pellet is never gone, so none can be held after it is.
+void BlackholeRemote::score_truth(const TruthMessage& truth, double asked_server_ms, std::optional<double>&,
+                                  std::optional<double>& err_mean_px) {
     const float span_s =
         static_cast<float>(std::max(0.0, (static_cast<double>(truth.server_ms) - asked_server_ms) / 1000.0));
     double sum = 0;

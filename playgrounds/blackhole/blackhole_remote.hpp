@@ -41,7 +41,8 @@ private:
     bool join_state(std::span<const std::uint8_t> bytes) override;
     bool ready() const override { return client_ && client_->applied() > 0; }
     bool draw_truth(std::vector<std::uint64_t>& keys, double server_ms) override;
-    void score_truth(const TruthMessage& truth, double asked_server_ms, double& phantoms, double& err_mean_px) override;
+    void score_truth(const TruthMessage& truth, double asked_server_ms, std::optional<double>& phantoms,
+                     std::optional<double>& err_mean_px) override;
     void advance(float dt_s, double) override;
 
     std::optional<BlackholeClientHalf> client_;

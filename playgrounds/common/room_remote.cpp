@@ -74,11 +74,12 @@ void RoomRemote::update(Transport& socket, double local_ms, float dt_s) {
     }
     if (local_ms >= next_report_ms_) {
         writer_.clear();
-        encode_report(writer_, {.rtt_ms = rtt_ms_,
+        // The report's wire encoding writes "not measured" as a negative value (room_wire.md).
+        encode_report(writer_, {.rtt_ms = rtt_ms_.value_or(-1.0),
                                 .down_kib_s = down_kib_s(),
                                 .frames_lost = frames_lost(),
-                                .phantoms = truth_on_ ? phantoms_ : -1.0,
-                                .err_mean_px = truth_on_ ? err_mean_px_ : -1.0});
+                                .phantoms = truth_on_ ? phantoms_.value_or(-1.0) : -1.0,
+                                .err_mean_px = truth_on_ ? err_mean_px_.value_or(-1.0) : -1.0});
         send(socket, local_ms);
         next_report_ms_ = local_ms + 1000.0;
     }
@@ -122,8 +123,7 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
                 return;
             }
             const double rtt = std::max(0.0, local_ms - static_cast<double>(pong.client_ms));
-            rtt_ms_ = rtt_known_ ? 0.8 * rtt_ms_ + 0.2 * rtt : rtt;
-            rtt_known_ = true;
+            rtt_ms_ = rtt_ms_ ? 0.8 * *rtt_ms_ + 0.2 * rtt : rtt;
             // The pong left the server at server_ms, about half a round trip ago.
             const double offset = static_cast<double>(pong.server_ms) + rtt * 0.5 - local_ms;
             offset_ms_ = offset_known_ ? 0.9 * offset_ms_ + 0.1 * offset : offset;

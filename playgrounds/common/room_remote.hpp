@@ -78,11 +78,12 @@ public:
     std::uint64_t bytes_down() const { return bytes_down_; }    // payload bytes of every message received
     std::uint64_t frame_bytes() const { return frame_bytes_; }  // of which frames
     std::uint64_t bytes_up() const { return bytes_up_; }
-    double rtt_ms() const { return rtt_ms_; }  // smoothed; negative until the first pong
-    // Truth meters, from the newest answered query; negative until one is answered (phantoms:
-    // always negative where nothing can be held after it is gone, as in the black holes).
-    double phantoms() const { return phantoms_; }
-    double err_mean_px() const { return err_mean_px_; }
+    // Smoothed round trip; empty (not measured) until the first pong.
+    std::optional<double> rtt_ms() const { return rtt_ms_; }
+    // Truth meters, from the newest answered query; empty until one is answered. phantoms
+    // stays empty where nothing can be held after it is gone (the black holes' pellets).
+    std::optional<double> phantoms() const { return phantoms_; }
+    std::optional<double> err_mean_px() const { return err_mean_px_; }
     std::uint64_t truth_answers() const { return truth_answers_; }
     std::uint64_t protocol_errors() const { return protocol_errors_; }
     // The server's answer to the newest refused request (e.g. a student's command), or empty.
@@ -110,9 +111,10 @@ protected:
     // Draws the truth sample (ascending keys, at most kMaxTruthSample) and remembers what was
     // held for each; false when there is nothing to ask.
     virtual bool draw_truth(std::vector<std::uint64_t>& keys, double server_ms) = 0;
-    // Scores the answer against what was drawn at server time `asked_server_ms`.
-    virtual void score_truth(const TruthMessage& truth, double asked_server_ms, double& phantoms,
-                             double& err_mean_px) = 0;
+    // Scores the answer against what was drawn at server time `asked_server_ms`; a game that
+    // cannot hold what is gone leaves phantoms empty.
+    virtual void score_truth(const TruthMessage& truth, double asked_server_ms, std::optional<double>& phantoms,
+                             std::optional<double>& err_mean_px) = 0;
     // Moves what is held by dt_s (the server's time is now `server_ms`).
     virtual void advance(float dt_s, double server_ms) = 0;
 
@@ -130,7 +132,6 @@ private:
     std::vector<std::uint8_t> message_;
     double offset_ms_ = 0;
     bool offset_known_ = false;
-    bool rtt_known_ = false;
 
     // Input: sent when it changes and every 1/input_hz while steering.
     InputMessage input_;
@@ -152,9 +153,9 @@ private:
     RateMeter down_, up_, truth_bytes_;
     std::uint64_t frames_ = 0, bytes_down_ = 0, frame_bytes_ = 0, bytes_up_ = 0;
     std::uint64_t truth_answers_ = 0, protocol_errors_ = 0;
-    double rtt_ms_ = -1.0;
-    double phantoms_ = -1.0;
-    double err_mean_px_ = -1.0;
+    std::optional<double> rtt_ms_;  // empty: not measured yet
+    std::optional<double> phantoms_;
+    std::optional<double> err_mean_px_;
 };
 
 }  // namespace vantage::play

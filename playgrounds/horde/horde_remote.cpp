@@ -42,8 +42,8 @@ bool HordeRemote::draw_truth(std::vector<std::uint64_t>& keys, double) {
     return true;
 }
 
-void HordeRemote::score_truth(const TruthMessage& truth, double asked_server_ms, double& phantoms,
-                              double& err_mean_px) {
+void HordeRemote::score_truth(const TruthMessage& truth, double asked_server_ms, std::optional<double>& phantoms,
+                              std::optional<double>& err_mean_px) {
     // The truth is where enemies were when the query reached the server; move what was drawn
     // at the query by the same rule over the same span, so both stand for one instant.
     const float span_s =
@@ -77,7 +77,7 @@ void HordeRemote::score_truth(const TruthMessage& truth, double asked_server_ms,
     }
     suspect_scale_ = std::max(1.0, static_cast<double>(client_.mirror().size()) /
                                        static_cast<double>(std::max<std::size_t>(1, truth.alive.size())));
-    const double grace_ms = (rtt_ms() >= 0.0 ? rtt_ms() : 100.0) + 150.0;
+    const double grace_ms = rtt_ms().value_or(100.0) + 150.0;
     suspects_due_ms_ = static_cast<double>(truth.server_ms) + grace_ms;
     err_mean_px = err_n > 0 ? err_sum / static_cast<double>(err_n) : 0.0;
 }

@@ -37,7 +37,8 @@ private:
     bool encode_ack(ByteWriter& out) override { return client_.encode_ack_into(out); }
     bool ready() const override { return client_.heard(); }
     bool draw_truth(std::vector<std::uint64_t>& keys, double server_ms) override;
-    void score_truth(const TruthMessage& truth, double asked_server_ms, double& phantoms, double& err_mean_px) override;
+    void score_truth(const TruthMessage& truth, double asked_server_ms, std::optional<double>& phantoms,
+                     std::optional<double>& err_mean_px) override;
     void advance(float dt_s, double server_ms) override;
     void judge_suspects();
 

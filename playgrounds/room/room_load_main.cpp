@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
         down += b->remote().bytes_down();
         lost += b->remote().frames_lost();
         joined += b->remote().status() == play::HordeRemote::Status::Joined ? 1 : 0;
-        rtt += std::max(0.0, b->remote().rtt_ms());
+        rtt += b->remote().rtt_ms().value_or(0.0);
     }
     server.stop();
     thread.join();

@@ -1,11 +1,13 @@
-// The library as a package: the umbrella header lists every public header, and the README's
-// "Using the library" example is tests/consumer/main.cpp verbatim (./vantage test builds and
+// The library as a package: the umbrella header lists every public header, the public headers
+// include only the standard library and each other (no intrinsics, platform or third-party
+// header), and the README's "Using the library" example is tests/consumer/main.cpp verbatim (./vantage test builds and
 // runs that file against the installed package, FetchContent and add_subdirectory).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 
 #include "vantage/vantage.hpp"
@@ -33,6 +35,35 @@ TEST(Package, TheUmbrellaHeaderIncludesEveryPublicHeader) {
             << "core/include/vantage/vantage.hpp does not include " << name;
     }
     EXPECT_GT(headers, 30);
+}
+
+TEST(Package, PublicHeadersIncludeOnlyTheStandardLibraryAndEachOther) {
+    // A standard C++ header is <name>: no directory, no .h (so <emmintrin.h>, <wasm_simd128.h>,
+    // <SDL.h> and <boost/...> all fail); a header of the library is "vantage/<name>.hpp".
+    const std::filesystem::path dir = kRepo / "core" / "include" / "vantage";
+    int includes = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".hpp") continue;
+        std::istringstream in(read_file(entry.path()));
+        for (std::string line; std::getline(in, line);) {
+            const std::size_t at = line.find("#include");
+            if (at == std::string::npos || line.find_first_not_of(" \t") != at) continue;
+            ++includes;
+            const std::size_t open = line.find_first_of("<\"", at);
+            ASSERT_NE(open, std::string::npos) << entry.path().filename() << ": " << line;
+            const std::size_t close = line.find(line[open] == '<' ? '>' : '"', open + 1);
+            ASSERT_NE(close, std::string::npos) << entry.path().filename() << ": " << line;
+            const std::string name = line.substr(open + 1, close - open - 1);
+            if (line[open] == '"') {
+                EXPECT_TRUE(name.rfind("vantage/", 0) == 0 && name.ends_with(".hpp"))
+                    << entry.path().filename() << " includes \"" << name << "\", not a public header";
+            } else {
+                EXPECT_TRUE(name.find('/') == std::string::npos && name.find('.') == std::string::npos)
+                    << entry.path().filename() << " includes <" << name << ">, not a standard C++ header";
+            }
+        }
+    }
+    EXPECT_GT(includes, 100);
 }
 
 TEST(Package, TheReadmeShowsTheConsumerExampleVerbatim) {

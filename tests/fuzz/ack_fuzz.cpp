@@ -8,6 +8,6 @@
 #include "support/delta_fuzz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    vantage::fuzz::fuzz_ack(std::span<const std::uint8_t>(data, size));
+    vantage::fuzz::require(vantage::fuzz::fuzz_ack(std::span<const std::uint8_t>(data, size)));
     return 0;
 }

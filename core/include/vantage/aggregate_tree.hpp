@@ -31,9 +31,8 @@
 // A drawing (crowd impostors) tolerates 1.5. The right ceiling is a property of the consumer.
 // A consumer that computes across a whole view (a client integrating every pellet within
 // its view radius) should walk with summarize_around(at, view_radius, theta, out): the
-// criterion then holds at the edge of the view too, and measured in the black-hole setting
-// it is about 28x more accurate than summarize at the same number of summaries
-// (core/docs/aggregate.md).
+// criterion then holds at the edge of the view too, and in the black-hole setting it is far
+// more accurate than summarize at the same number of summaries (core/docs/aggregate.md).
 //
 // Costs (n points, depth d <= max_depth actually reached, d ~ log4 n for spread points):
 //   build / build_in: O(n * d) time, one stable 4-way partition per level; memory reused

@@ -259,8 +259,8 @@ public:
             return dequantize(static_cast<std::int32_t>(q), step);
         return read_fixed_checked(q, step);
     }
-    // Always inlined: clang left it out of line in wasm, a call per position (16% of a
-    // frame's decode there).
+    // Always inlined: clang left it out of line in wasm, a call per position (a large share
+    // of a frame's decode there).
     VANTAGE_ALWAYS_INLINE Vec2 read_fixed2(float step) {
         const float x = read_fixed(step);
         const float y = read_fixed(step);

@@ -51,8 +51,8 @@ struct GravityField {
         return {};
     }
 
-    // Exact field at `point` from every source. Inline, as at_each's loop is: a call per
-    // point with a few sources cost wasm 1.5x native in the call alone (core/docs/aggregate.md).
+    // Exact field at `point` from every source. Inline, as at_each's loop is: with a few
+    // sources, a call per point cost wasm more than the evaluation (core/docs/aggregate.md).
     Vec2 at(Vec2 point, std::span<const WeightedPoint> sources) const;
     // Field at `point` from a summary list (exact summaries and stand-ins alike).
     Vec2 at(Vec2 point, std::span<const Summary> sources) const;

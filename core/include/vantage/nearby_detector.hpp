@@ -116,7 +116,7 @@ public:
     // gap(a, b) <= margin for finite boxes, without gap's float maxes: all four differences
     // are at most the margin, tested without a branch. For a loop over many pairs, as a
     // brute-force oracle has: in wasm V8 turns each float max into a branch, and gap() per
-    // pair ran 7x slower than natively.
+    // pair ran several times slower than natively.
     static bool within(const Box& a, const Box& b, float margin) {
         const int x = static_cast<int>(b.min.x - a.max.x <= margin) & static_cast<int>(a.min.x - b.max.x <= margin);
         const int y = static_cast<int>(b.min.y - a.max.y <= margin) & static_cast<int>(a.min.y - b.max.y <= margin);

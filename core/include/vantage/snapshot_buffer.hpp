@@ -127,7 +127,7 @@ public:
     }
 
     // The append (every in-order packet) is kept small enough to inline everywhere; the
-    // rest is out of line (wasm measured 3x native while the whole function was one call).
+    // rest is out of line (in wasm the whole function as one call cost several times native).
     SnapshotAdd add_snapshot(double time_ms, const State& state) {
         if (!std::isfinite(time_ms) || !state_is_finite(state)) return SnapshotAdd::NonFinite;
         if (size_ != 0 && !(time_ms > at(size_ - 1).time_ms)) return add_out_of_order(time_ms, state);

@@ -15,7 +15,7 @@
 // Because a row is ordered by slice, that range runs from the slice holding center.x - r to
 // the one holding center.x + r rather than across whole cells: with cells of side r, a row
 // tests a strip 2.5 r wide on average instead of 3 r, a sixth fewer candidates than a bin
-// of whole cells (a quarter with four slices, whose table no longer stayed in cache at 1M
+// of whole cells (a quarter with four slices, whose table no longer stayed in cache for many
 // points; core/docs/relevance.md). Inside a cell, points are ordered by slice, left to
 // right, and keep their input order within a slice (the sort is stable), which makes the
 // first occupant (the cell's representative) deterministic.
@@ -37,10 +37,6 @@
 #include <span>
 #include <string_view>
 #include <vector>
-
-#if defined(__SSE2__) && !defined(__EMSCRIPTEN__)
-#include <emmintrin.h>
-#endif
 
 #include "vantage/always_inline.hpp"
 #include "vantage/grid_quantizer.hpp"
@@ -185,7 +181,7 @@ private:
     std::uint32_t slice_at(double coordinate) const { return clamp_cell(coordinate, last_slice_, slice_columns_ - 1); }
     std::uint32_t row_at(double coordinate) const { return clamp_cell(coordinate, last_row_, rows_ - 1); }
     static std::uint32_t clamp_cell(double coordinate, double last, std::uint32_t last_index) {
-#if defined(__wasm_nontrapping_fptoint__)
+#if defined(__wasm_nontrapping_fptoint__) && !VANTAGE_PORTABLE
         static_cast<void>(last);
         const std::uint32_t cell = __builtin_wasm_trunc_saturate_u_i32_f64(coordinate);
         return cell < last_index ? cell : last_index;
@@ -224,21 +220,20 @@ private:
     }
     // Starts reading the first candidate of every row of w before the walk reaches any of
     // them, so that the rows' cache misses overlap instead of following one another:
-    // natively a prefetch, in wasm (which has none) a load kept alive by an empty asm
-    // statement. Per entity at 1M points, queried in random order, 0.87x-0.93x the bare bin
-    // natively against 1.05x without it, and 0.86x against 1.00x in wasm
-    // (core/docs/relevance.md).
+    // natively a prefetch, in wasm (which has none) a load kept alive by VANTAGE_KEEP; in the
+    // portable build, nothing. It pays most where rows miss the cache (many points, random
+    // query order; core/docs/relevance.md has the measurements).
     VANTAGE_ALWAYS_INLINE void prefetch_rows(const SliceWindow& w) const {
 #if !defined(__wasm__)
         for (std::uint32_t row = w.row_min; row <= w.row_max; ++row)
-            __builtin_prefetch(positions_.data() + row_begin(w, row));
+            VANTAGE_PREFETCH(positions_.data() + row_begin(w, row));
 #else
         if (positions_.empty()) return;
         const std::uint32_t last = static_cast<std::uint32_t>(positions_.size() - 1);
         for (std::uint32_t row = w.row_min; row <= w.row_max; ++row) {
             const std::uint32_t k = row_begin(w, row);  // up to size() for an empty last row
             const float touched = positions_[k < last ? k : last].x;
-            __asm__ volatile("" : : "r"(touched));
+            VANTAGE_KEEP(touched);
         }
 #endif
     }
@@ -250,7 +245,8 @@ private:
     static bool queryable(Vec2 center, float radius) {
         return center.is_finite() && queryable(radius);
     }
-    // window_of_query out of line (natively for_each_in_radius calls it; see there).
+    // window_of_query out of line (natively for_each_in_radius calls it; see there), where
+    // the private SIMD layer computes both axes at once (core/src/spatial_grid.cpp).
     SliceWindow slice_window(Vec2 center, float radius) const;
     // The slices and rows a query reads, always inlined: for_each_in_radius inlines it in
     // wasm (see there).
@@ -260,38 +256,19 @@ private:
         const double y = static_cast<double>(center.y);
         return window_of_box(x, y, x, y, static_cast<double>(search_reach(radius)));
     }
-    // The window covering [x_min - reach, x_max + reach] x [y_min - reach, y_max + reach].
+    // The window covering [x_min - reach, x_max + reach] x [y_min - reach, y_max + reach]:
+    // standard C++, inline. box_window is the same window out of line, computed by the
+    // private SIMD layer where the target has one (the same cells bit for bit).
     SliceWindow window_of_box(double x_min, double y_min, double x_max, double y_max, double reach) const {
         SliceWindow w;
-#if defined(__SSE2__) && !defined(__EMSCRIPTEN__)
-        // Both axes in one vector, the same operations in the same order as the scalar path
-        // below, so the same cells bit for bit: maxpd(c, 0) is c > 0 ? c : 0 (a NaN gives 0),
-        // minpd(low, last) is low < last ? low : last, and the truncation of [0, last] is
-        // exact either way. g++ 12 compiled each scalar clamp as a compare and a jump, eight
-        // per window: a tenth of the per-entity query's time at 100k (relevance.md).
-        const __m128d origin = _mm_set_pd(origin_y_, origin_x_);
-        const __m128d inverse = _mm_set_pd(inverse_cell_, inverse_slice_);
-        const __m128d last = _mm_set_pd(last_row_, last_slice_);
-        const __m128d r = _mm_set1_pd(reach);
-        auto cells = [&](__m128d v) {
-            const __m128d c = _mm_mul_pd(_mm_sub_pd(v, origin), inverse);
-            return _mm_cvttpd_epi32(_mm_min_pd(_mm_max_pd(c, _mm_setzero_pd()), last));
-        };
-        const __m128i low = cells(_mm_sub_pd(_mm_set_pd(y_min, x_min), r));
-        const __m128i high = cells(_mm_add_pd(_mm_set_pd(y_max, x_max), r));
-        w.slice_min = static_cast<std::uint32_t>(_mm_cvtsi128_si32(low));
-        w.row_min = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(low, 4)));
-        w.slice_max = static_cast<std::uint32_t>(_mm_cvtsi128_si32(high));
-        w.row_max = static_cast<std::uint32_t>(_mm_cvtsi128_si32(_mm_srli_si128(high, 4)));
-#else
         w.slice_min = slice_at(slice_coordinate(x_min - reach));
         w.slice_max = slice_at(slice_coordinate(x_max + reach));
         w.row_min = row_at(row_coordinate(y_min - reach));
         w.row_max = row_at(row_coordinate(y_max + reach));
-#endif
         w.valid = true;
         return w;
     }
+    SliceWindow box_window(double x_min, double y_min, double x_max, double y_max, double reach) const;
 
     SpatialGridOptions options_;
     GridQuantizer quantizer_;
@@ -326,14 +303,13 @@ inline void SpatialGrid::for_each_in_radius(Vec2 center, float radius, Visit&& v
     // Bad centres and radii are rejected once here, so the candidate test in
     // for_each_candidate is the bare squared-distance comparison of within_radius() (same
     // operands, same float rounding). Where the window is worked out depends on the target,
-    // measured both ways against the bare bin (paired, core/docs/relevance.md):
-    //   - natively it is a call to window() on purpose: inlined, its loop-invariant doubles
-    //     were hoisted out of the caller's loop and crowded the candidate loop's registers,
-    //     and g++ 12 spent an extra move per candidate (1.05x to 1.3x the bin, against
-    //     0.98x to 1.04x as a call);
+    // measured both ways against the bare bin (paired; core/docs/relevance.md, "Tried and
+    // rejected"):
+    //   - natively it is a call to slice_window() on purpose: inlined, its loop-invariant
+    //     doubles were hoisted out of the caller's loop and crowded the candidate loop's
+    //     registers, and g++ 12 spent an extra move per candidate;
     //   - in wasm the call is what costs: without multi-value returns the window comes back
-    //     through memory, with the centre spilled on the way in (1.06x to 1.16x the bin, as
-    //     against 0.98x to 1.02x inlined).
+    //     through memory, with the centre spilled on the way in.
 #if defined(__wasm__)
     const SliceWindow w = window_of_query(center, radius);
 #else
@@ -374,7 +350,7 @@ inline void SpatialGrid::for_each_in_radius_of_all(float radius, Visit&& visit) 
     const std::uint32_t* const ids = ids_.data();
     const std::uint32_t* const offsets = offsets_.data();
     // One window per slice rather than per cell: a slice's members span half a cell in x,
-    // so their window is narrower (at 20k, 1.19M candidates against 1.42M per cell).
+    // so their window is narrower (fewer candidates than one window per cell).
     const std::uint32_t slices = cell_count() * kSlices;
     for (std::uint32_t slice = 0; slice < slices; ++slice) {
         const std::uint32_t begin = offsets[slice];
@@ -389,7 +365,13 @@ inline void SpatialGrid::for_each_in_radius_of_all(float radius, Visit&& visit) 
             y_min = positions[a].y < y_min ? positions[a].y : y_min;
             y_max = positions[a].y > y_max ? positions[a].y : y_max;
         }
+        // Natively the SIMD layer's window, out of line (one call per slice, not per member);
+        // in wasm the inline one (a call returns the window through memory there).
+#if defined(__wasm__)
         const SliceWindow w = window_of_box(x_min, y_min, x_max, y_max, reach);
+#else
+        const SliceWindow w = box_window(x_min, y_min, x_max, y_max, reach);
+#endif
         prefetch_rows(w);
         for (std::uint32_t a = begin; a < stop; ++a) {
             for_each_candidate(w, positions[a], r_sq, [&](std::uint32_t k, bool within) {

@@ -1,6 +1,6 @@
 // vantage/vantage.hpp: every public header of the library, for code that would rather not
 // list them. Each header also stands alone (`#include "vantage/delta_baseline.hpp"`), which
-// is what the library itself does; tests/core/umbrella_test.cpp fails when a header is
+// is what the library itself does; tests/core/package_test.cpp fails when a header is
 // missing here.
 #pragma once
 

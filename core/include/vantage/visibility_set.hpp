@@ -137,7 +137,8 @@ private:
 };
 
 // Always inlined: the AOI loop calls this once per visible entity per client per tick, and
-// clang left it out of line in wasm (its list path is large), where the call cost 1.3x.
+// clang left it out of line in wasm (its list path is large), where the call was a
+// measurable share of the loop.
 inline void VisibilitySet::insert(std::uint32_t index) {
     if (bitset_ && index / 64 < words_.size()) {  // words only grow through checked indices
         words_[index / 64] |= std::uint64_t{1} << (index % 64);

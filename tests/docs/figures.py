@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""The figures the README and the docs quote, generated from the latest recorded runs.
+
+A document marks each generated region:
+
+    <!-- figures:NAME ARG... -->
+    ...generated text...
+    <!-- /figures -->
+
+and this tool rewrites what lies between the markers from the recorded results in
+tests/bench/results/ (latest.md: the benchmarks, native and wasm; room-latest.md: the room
+under load). The sources are files, never a fresh run, so the figures change only when a run
+is recorded (`./vantage bench`) and then `./vantage docs` is run.
+
+Figures (NAME ARG...):
+  bench-summary                 one sentence: the run's date, machine, count, median ratio
+  bench-table REGEX             the latest.md rows whose benchmark name matches REGEX
+  paired-table REGEX            the same from latest.md's paired ratios
+  playground-ticks              each playground's tick at its defaults and at its largest
+  tick PLAYGROUND               one sentence: that playground's tick, defaults and largest
+  room-load                     the room's tick, bandwidth and memory per bot count
+
+Usage:
+  figures.py --write   rewrite every marked region (./vantage docs)
+  figures.py --check   one line per Markdown file, "ok FILE" or "not ok FILE" with "#   "
+                       lines naming each region that differs from its source and each
+                       relative link whose target is not in the repository; exit 1 if any
+                       (./vantage test docs, and CTest's `docs`)
+"""
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "tests" / "bench" / "results"
+REGION = re.compile(r"(<!-- figures:(?P<spec>[^>]*?) -->\n)(?P<body>.*?)(<!-- /figures -->)", re.S)
+LINK = re.compile(r"\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
+
+
+class Problem(Exception):
+    pass
+
+
+def read(path):
+    return path.read_text(encoding="utf-8")
+
+
+# ---- sources ------------------------------------------------------------------------------
+
+def bench_run():
+    """latest.md: its date, machine, summary line, and both tables as {name: cells}."""
+    text = read(RESULTS / "latest.md")
+    date = re.search(r"^# .*\((\d{4}-\d{2}-\d{2})T", text, re.M)
+    machine = re.search(r"^Machine: ([^,]+), (\d+) cores", text, re.M)
+    summary = re.search(r"^Median wasm/native ratio ([\d.]+); (\d+) of (\d+) above 1\.5x\.", text, re.M)
+    if not (date and machine and summary):
+        raise Problem("tests/bench/results/latest.md: no date, machine or summary line")
+    times, paired = {}, {}
+    section = times
+    for line in text.splitlines():
+        if line.startswith("## Paired ratios"):
+            section = paired
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| BM_"):
+            section[cells[0]] = cells[1:]
+    return {
+        "date": date.group(1),
+        "machine": f"{machine.group(1).replace('(R)', '')}, {machine.group(2)} cores",
+        "median": summary.group(1), "above": summary.group(2), "count": summary.group(3),
+        "times": times, "paired": paired,
+    }
+
+
+def room_run():
+    text = read(RESULTS / "room-latest.md")
+    date = re.search(r"^# .*?(\d{4}-\d{2}-\d{2})T", text, re.M)
+    machine = re.search(r"^Machine: ([^,]+), (\d+) cores", text, re.M)
+    if not (date and machine):
+        raise Problem("tests/bench/results/room-latest.md: no date or machine line")
+    header, rows = None, []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| bots"):
+            header = cells
+        elif header and line.startswith("| ") and cells[0].isdigit():
+            rows.append(dict(zip(header, cells)))
+    if not rows:
+        raise Problem("tests/bench/results/room-latest.md: no table of bots")
+    return {"date": date.group(1), "machine": f"{machine.group(1).replace('(R)', '')}, {machine.group(2)} cores",
+            "rows": rows}
+
+
+# ---- figures ------------------------------------------------------------------------------
+
+def link(doc, target):
+    return os.path.relpath(ROOT / target, (ROOT / doc).parent)
+
+
+def table(rows, header):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def rows_matching(section, pattern):
+    rows = [(name, cells) for name, cells in sorted(section.items()) if re.search(pattern, name)]
+    if not rows:
+        raise Problem(f"no benchmark in latest.md matches {pattern!r}")
+    return rows
+
+
+def playground_ticks(run):
+    found = {}
+    for name, cells in run["times"].items():
+        m = re.fullmatch(r"BM_PlaygroundTick/(\w+)/(defaults|largest)", name)
+        if m:
+            found.setdefault(m.group(1), {})[m.group(2)] = cells
+    if not found:
+        raise Problem("latest.md has no BM_PlaygroundTick rows")
+    return found
+
+
+def figure(doc, spec):
+    name, *args = spec.split()
+    if name == "bench-summary":
+        r = bench_run()
+        return (f"From the latest recorded run ([latest.md]({link(doc, 'tests/bench/results/latest.md')}), "
+                f"{r['machine']}, {r['date']}): {r['count']} benchmarks, median wasm/native {r['median']}, "
+                f"{r['above']} above 1.5x.\n")
+    if name == "bench-table":
+        r = bench_run()
+        return table([[f"`{n}`"] + c[:3] for n, c in rows_matching(r["times"], args[0])],
+                     ["benchmark", "native", "wasm", "wasm/native"])
+    if name == "paired-table":
+        r = bench_run()
+        return table([[f"`{n}`"] + c[:2] for n, c in rows_matching(r["paired"], args[0])],
+                     ["candidate over reference", "native", "wasm"])
+    if name == "playground-ticks":
+        r = bench_run()
+        rows = []
+        for pg, t in sorted(playground_ticks(r).items()):
+            d, big = t.get("defaults"), t.get("largest")
+            rows.append([pg, f"{d[0]} / {d[1]}" if d else "", f"{big[0]} / {big[1]}" if big else ""])
+        return table(rows, ["playground", "tick at its defaults (native / wasm)", "at its largest setting"])
+    if name == "tick":
+        r = bench_run()
+        t = playground_ticks(r).get(args[0])
+        if not t:
+            raise Problem(f"latest.md has no BM_PlaygroundTick/{args[0]} rows")
+        text = f"A tick at its defaults: {t['defaults'][0]} natively, {t['defaults'][1]} in wasm"
+        if "largest" in t:
+            text += f"; at its largest setting {t['largest'][0]} / {t['largest'][1]}"
+        return text + f" ({r['machine']}, {r['date']}).\n"
+    if name == "room-load":
+        r = room_run()
+        rows = [[x["bots"], x["tick mean ms"], x["tick worst ms"], x["KiB/s per client"], x["RSS MiB"]] for x in r["rows"]]
+        return (table(rows, ["bots", "tick mean ms", "tick worst ms", "KiB/s per client", "RSS MiB"]) +
+                f"\n{r['machine']}, {r['date']} ([room-latest.md]({link(doc, 'tests/bench/results/room-latest.md')})).\n")
+    raise Problem(f"unknown figure {name!r}")
+
+
+# ---- documents ----------------------------------------------------------------------------
+
+def documents():
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard", "*.md"], check=True, capture_output=True,
+                             text=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        out = [str(p.relative_to(ROOT)) for p in ROOT.rglob("*.md") if not {"node_modules", "build"} & set(p.parts)]
+    # Recorded runs are history: their links and figures stay as they were written.
+    return sorted(d for d in out if not d.startswith("tests/bench/results/") or d.endswith("history.md"))
+
+
+def regenerate(doc, text, problems):
+    def replace(m):
+        try:
+            return m.group(1) + figure(doc, m.group("spec")) + m.group(4)
+        except (Problem, OSError, KeyError, IndexError) as e:
+            problems.append(f"figures:{m.group('spec')}: {e}")
+            return m.group(0)
+    return REGION.sub(replace, text)
+
+
+def broken_links(doc, text):
+    found = []
+    in_code = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        if in_code:
+            continue
+        for m in LINK.finditer(line):
+            target = m.group("target")
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("#"):
+                continue
+            path = target.split("#", 1)[0]
+            if path and not (ROOT / doc).parent.joinpath(path).resolve().exists():
+                found.append(f"link to {target}: no such file")
+    return found
+
+
+def main(argv):
+    if argv not in (["--write"], ["--check"]):
+        print(__doc__, file=sys.stderr)
+        return 2
+    write = argv == ["--write"]
+    failed = 0
+    for doc in documents():
+        text = read(ROOT / doc)
+        problems = []
+        new = regenerate(doc, text, problems)
+        if write:
+            if new != text:
+                (ROOT / doc).write_text(new, encoding="utf-8")
+                print(f"rewrote {doc}")
+            for p in problems:
+                print(f"{doc}: {p}", file=sys.stderr)
+            failed += bool(problems)
+            continue
+        if new != text:
+            for old_m, new_m in zip(REGION.finditer(text), REGION.finditer(new)):
+                if old_m.group(0) != new_m.group(0):
+                    problems.append(f"figures:{old_m.group('spec')} differs from its source (run ./vantage docs)")
+        problems += broken_links(doc, text)
+        if problems:
+            failed += 1
+            print(f"not ok {doc}")
+            for p in problems:
+                print(f"#   {p}")
+        else:
+            print(f"ok {doc}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
