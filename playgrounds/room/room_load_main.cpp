@@ -143,8 +143,6 @@ int main(int argc, char** argv) {
     net.port = 0;
     net.max_message_bytes = 16 * 1024;
     net.max_connections = game.connection_budget();
-    net.max_per_address = 1024;  // every bot dials from 127.0.0.1
-    net.new_per_address_per_s = 1e6;
     room::RoomServer server(net, timed);
     horde.attach(server);
     if (std::string e = server.listen(); !e.empty()) return usage(e);

@@ -851,16 +851,21 @@ void ServerCore::admit(tcp::socket socket) {
         return refuse_socket(std::move(socket), 503, "Service Unavailable",
                              "the room is busy (too many connections at once): wait a few seconds, then reload");
     }
-    if (a.open >= options.max_per_address) {
+    // The room's own machine is the teacher's (its tabs, a desktop app, bots): not held to the
+    // per-address limits. Other loopback addresses are, like any laptop.
+    const bool own_machine = !options.limit_own_machine && (address == "127.0.0.1" || address == "::1");
+    if (own_machine) {
+        // counted below like any address, never refused for it
+    } else if (a.open >= options.max_per_address) {
         return refuse_socket(std::move(socket), 429, "Too Many Requests",
                              "too many connections from your address (" + std::to_string(options.max_per_address) +
                                  " at once): close other tabs of this room, then reload");
     }
-    if (a.tokens < 1.0) {
+    if (!own_machine && a.tokens < 1.0) {
         return refuse_socket(std::move(socket), 429, "Too Many Requests",
                              "too many new connections from your address: wait a few seconds, then reload");
     }
-    a.tokens -= 1.0;
+    a.tokens = std::max(0.0, a.tokens - 1.0);
     ++a.open;
     ++door.sockets;
     auto place = std::make_shared<Place>(door, address);

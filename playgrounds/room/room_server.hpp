@@ -9,7 +9,8 @@
 //   - Admission, at accept, before a byte is read: more than max_sockets TCP connections, or
 //     max_http_connections still speaking HTTP, are answered "503 the room is busy"; more than
 //     max_per_address from one source address, or new ones faster than new_per_address_per_s
-//     (burst max_per_address), "429 too many connections from your address". The answer is
+//     (burst max_per_address), "429 too many connections from your address" (127.0.0.1 and
+//     ::1, the room's own machine, are exempt unless limit_own_machine). The answer is
 //     written and the socket closed at once (a refused socket holds no descriptor for long).
 //     When the process runs out of descriptors (EMFILE/ENFILE) accept pauses 50 ms, doubling
 //     to 500 ms, instead of spinning on the connection it cannot take.
@@ -85,6 +86,8 @@ struct RoomServerOptions {
     std::size_t max_per_address = 24;       // simultaneous TCP connections from one source address; more: 429
     double new_per_address_per_s = 8;       // new TCP connections per second from one address (token bucket,
                                             // burst max_per_address); more: 429
+    bool limit_own_machine = false;         // hold 127.0.0.1 and ::1 (the teacher's machine) to the two
+                                            // limits above too (other loopback addresses always are)
     std::size_t max_message_bytes = 4096;   // inbound websocket message, whole (read_message_max)
     std::size_t max_queue_messages = 64;    // outbound queue per connection, [1, ...)
     std::size_t max_queue_bytes = 1 << 20;  // outbound queue bytes per connection, [1, ...)

@@ -22,16 +22,10 @@ inline double now_ms() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// A class on one machine: every bot dials from 127.0.0.1, so the per-address limits that stop
-// one laptop from holding the door open are lifted (room_admission_test.cpp keeps them).
-inline RoomServerOptions one_address() {
-    return {.max_per_address = 1024, .new_per_address_per_s = 1e6};
-}
-
 template <class Room>
 struct LiveRoom {
     template <class Options>
-    explicit LiveRoom(Options options, RoomServerOptions net = one_address()) : room(options) {
+    explicit LiveRoom(Options options, RoomServerOptions net = {}) : room(options) {
         net.port = 0;
         net.tick_hz = options.tick_hz;
         net.max_message_bytes = 16 * 1024;
