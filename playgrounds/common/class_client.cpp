@@ -5,7 +5,8 @@
 namespace vantage::play {
 
 namespace {
-constexpr std::size_t kHistory = 240;  // two minutes of seat tables at 2 Hz
+constexpr std::size_t kHistory = 240;      // two minutes of seat tables at 2 Hz
+constexpr double kFollowerPingMs = 20000;  // a third of the room's follower_idle_ms
 }  // namespace
 
 void ClassClient::open(Transport& socket, double local_ms) {
@@ -40,6 +41,13 @@ bool ClassClient::take_link(std::string& out) {
 }
 
 void ClassClient::update(Transport& socket, double local_ms) {
+    // A follower only listens, but the room closes one it has not heard from in a minute.
+    if (role_ == Role::Follower && status_ == Status::Open && local_ms >= next_ping_ms_) {
+        next_ping_ms_ = local_ms + kFollowerPingMs;
+        writer_.clear();
+        encode_ping(writer_, static_cast<std::uint64_t>(std::max(0.0, local_ms)));
+        socket.send(local_ms, writer_.bytes());
+    }
     while (socket.poll(local_ms, message_)) {
         if (message_.empty()) continue;
         switch (static_cast<RoomMessage>(message_[0])) {

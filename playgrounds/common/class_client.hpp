@@ -53,6 +53,7 @@ private:
     Role role_;
     std::string token_;
     Status status_ = Status::Connecting;
+    double next_ping_ms_ = 0;  // a follower's next Ping (local ms)
     std::string reason_, last_error_;
     SeatTableMessage table_;
     ClassInfoMessage info_;

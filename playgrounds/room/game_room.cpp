@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "common/host.hpp"
 
@@ -29,6 +30,13 @@ std::string RoomOptions::validate(int max_seats) const {
     if (tick_hz < 10 || tick_hz > 120) return "tick_hz must be from 10 to 120";
     if (!(truth_max_hz >= 0.0 && truth_max_hz <= 20.0)) return "truth_max_hz must be from 0 to 20";
     if (!(hello_timeout_ms > 0.0 && hello_timeout_ms <= 60000.0)) return "hello_timeout_ms must be from 0 to 60000";
+    if (max_pending < 1 || max_pending > 256) return "max_pending must be from 1 to 256";
+    if (max_pending_per_address < 1 || max_pending_per_address > 256)
+        return "max_pending_per_address must be from 1 to 256";
+    if (max_followers < 0 || max_followers > 1024) return "max_followers must be from 0 to 1024";
+    if (!(follower_idle_ms >= 1000.0 && follower_idle_ms <= 600000.0))
+        return "follower_idle_ms must be from 1000 to 600000";
+    if (max_teachers < 1 || max_teachers > 8) return "max_teachers must be from 1 to 8";
     return {};
 }
 
@@ -101,14 +109,39 @@ SendResult GameRoom::send_direct(ConnectionId id, std::span<const std::uint8_t> 
     return server_ ? server_->send(id, bytes) : SendResult::Unknown;
 }
 
-void GameRoom::on_open(ConnectionId id, std::string_view) {
-    pending_.push_back({id, world_ms()});
+namespace {
+// "1.2.3.4:5678" -> "1.2.3.4", "[::1]:5678" -> "::1".
+std::string address_only(std::string_view remote) {
+    if (!remote.empty() && remote.front() == '[') return std::string(remote.substr(1, remote.find(']') - 1));
+    return std::string(remote.substr(0, remote.rfind(':')));
+}
+}  // namespace
+
+void GameRoom::on_open(ConnectionId id, std::string_view remote_address) {
+    std::string address = address_only(remote_address);
+    address_of_[id] = address;
+    const auto from_here =
+        std::count_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.address == address; });
+    if (from_here >= room_.max_pending_per_address) {
+        refuse(id, "too many connections from your address have not said hello (" +
+                       std::to_string(room_.max_pending_per_address) + "): close other tabs of this room, then reload");
+        return;
+    }
+    if (pending_.size() >= static_cast<std::size_t>(room_.max_pending)) {
+        // The oldest silent one gives way: a page says hello within milliseconds of opening,
+        // so whoever has waited longest is the likeliest not to be a page at all.
+        const ConnectionId oldest = pending_.front().id;
+        pending_.erase(pending_.begin());
+        refuse(oldest, "closed: too many connections waiting to say hello, and yours waited longest; reload");
+    }
+    pending_.push_back({id, world_ms(), std::move(address)});
 }
 
 void GameRoom::on_close(ConnectionId id) {
     std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });
     std::erase(teachers_, id);
-    std::erase(followers_, id);
+    std::erase_if(followers_, [&](const Follower& f) { return f.id == id; });
+    address_of_.erase(id);
     const std::optional<SeatToken> token = seats_.token_of(id);
     if (!token) return;
     unseated(token->index);  // the bot takes the player back
@@ -130,12 +163,32 @@ void GameRoom::refuse(ConnectionId id, const std::string& reason) {
     }
 }
 
+// What a client of another version is told. The protocol number says which side is older; a
+// build id alone (same protocol, other sources) cannot, so it says so. An empty build is a
+// client written from room_wire.md, held to the protocol number only.
+std::string protocol_mismatch(std::uint32_t protocol, const std::string& build) {
+    const std::string numbers =
+        " (client protocol " + std::to_string(protocol) + ", room protocol " + std::to_string(kRoomProtocol) + ")";
+    if (protocol < kRoomProtocol) return "reload: this page is older than the room" + numbers;
+    if (protocol > kRoomProtocol)
+        return "the room is older than this page" + numbers + ": restart the room from the same version as the page";
+    return "reload: this page was built from other sources than the room (page build " + build + ", room build " +
+           room_build_id() + "); if it persists, rebuild the room and the page from one checkout";
+}
+
 void GameRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
     std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });
-    if (decode_client_message(bytes, decoded_) != WireError::Ok ||
-        (decoded_.type != RoomMessage::Hello && decoded_.type != RoomMessage::TeacherHello &&
-         decoded_.type != RoomMessage::FollowHello)) {
-        refuse(id, "expected a hello: this is a Vantage room (reload the page)");
+    const WireError decoded = decode_client_message(bytes, decoded_);
+    const bool is_hello = !bytes.empty() && (bytes[0] == static_cast<std::uint8_t>(RoomMessage::Hello) ||
+                                             bytes[0] == static_cast<std::uint8_t>(RoomMessage::TeacherHello) ||
+                                             bytes[0] == static_cast<std::uint8_t>(RoomMessage::FollowHello));
+    if (!is_hello) {
+        refuse(id, "expected a hello first: this is a Vantage room (reload the page)");
+        return;
+    }
+    if (decoded != WireError::Ok) {
+        refuse(id, std::string("hello refused (") + to_string(decoded) +
+                       "): see room_wire.md for its fields and limits (a name is at most 24 bytes)");
         return;
     }
     const std::uint32_t protocol = decoded_.type == RoomMessage::Hello          ? decoded_.hello.protocol
@@ -144,27 +197,27 @@ void GameRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
     const std::string& build = decoded_.type == RoomMessage::Hello          ? decoded_.hello.build
                                : decoded_.type == RoomMessage::TeacherHello ? decoded_.teacher.build
                                                                             : decoded_.follow.build;
-    if (protocol != kRoomProtocol || build != room_build_id()) {
-        refuse(id, "reload: this page is older than the room (page build " + build + ", room build " + room_build_id() +
-                       ")");
+    if (protocol != kRoomProtocol || (!build.empty() && build != room_build_id())) {
+        refuse(id, protocol_mismatch(protocol, build));
         return;
     }
     if (decoded_.type == RoomMessage::TeacherHello) {
-        // Compared in full whatever the first difference: no timing hint about the token.
-        const std::string& t = decoded_.teacher.token;
-        const std::string& want = room_.teacher_token;
-        unsigned diff = static_cast<unsigned>(t.size() ^ want.size());
-        for (std::size_t i = 0; i < want.size(); ++i)
-            diff |= static_cast<unsigned char>(want[i] ^ (i < t.size() ? t[i] : 0));
-        if (want.empty() || diff != 0) {
-            refuse(id, "wrong teacher token (the one ./vantage serve printed)");
+        if (!teacher_token_ok(id)) return;
+        if (teachers_.size() >= static_cast<std::size_t>(room_.max_teachers)) {
+            refuse(id, "the teacher console is already open " + std::to_string(teachers_.size()) +
+                           " times: close one, then reload");
             return;
         }
         teacher_hello(id);
         return;
     }
     if (decoded_.type == RoomMessage::FollowHello) {
-        followers_.push_back(id);
+        if (followers_.size() >= static_cast<std::size_t>(room_.max_followers)) {
+            refuse(id, "the room has all the followers it can take (" + std::to_string(room_.max_followers) +
+                           "): take a seat instead, or ask the teacher");
+            return;
+        }
+        followers_.push_back({id, world_ms()});
         if (!teacher_link_.empty() && server_) {
             writer_.clear();
             encode_link(writer_, teacher_link_);
@@ -179,7 +232,8 @@ void GameRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
     }
     const Seating seating = seats_.seat(id);
     if (!seating.seated()) {
-        refuse(id, "room is full (" + std::to_string(seats_.capacity()) + " seats)");
+        refuse(id, "the room is full (" + std::to_string(seats_.capacity()) +
+                       " seats): ask the teacher for a seat, or follow the lesson with #" + playground_ + "/follow");
         return;
     }
     SeatSlot* slot = seats_.state(seating.token);
@@ -225,6 +279,35 @@ void GameRoom::error(ConnectionId id, const std::string& reason) {
     writer_.clear();
     encode_error(writer_, reason);
     if (server_) server_->send(id, writer_.bytes());
+}
+
+// The token is compared in full whatever the first difference (no timing hint). A wrong one
+// is logged, and its address waits 0.5 s, doubling to 30 s, before its next try is read.
+bool GameRoom::teacher_token_ok(ConnectionId id) {
+    const std::string& address = address_of_[id];
+    TokenTries& tries = token_tries_[address];
+    const double now_ms = world_ms();
+    if (now_ms < tries.next_try_ms) {
+        const int wait_s = static_cast<int>(std::ceil((tries.next_try_ms - now_ms) / 1000.0));
+        refuse(id, "too many wrong teacher tokens from your address: wait " + std::to_string(wait_s) +
+                       " s, then reload with the token the room printed");
+        return false;
+    }
+    const std::string& t = decoded_.teacher.token;
+    const std::string& want = room_.teacher_token;
+    unsigned diff = static_cast<unsigned>(t.size() ^ want.size());
+    for (std::size_t i = 0; i < want.size(); ++i)
+        diff |= static_cast<unsigned char>(want[i] ^ (i < t.size() ? t[i] : 0));
+    if (!want.empty() && diff == 0) {
+        token_tries_.erase(address);
+        return true;
+    }
+    ++tries.wrong;
+    tries.next_try_ms = now_ms + std::min(30000.0, 500.0 * std::pow(2.0, std::min(tries.wrong - 1, 16)));
+    std::fprintf(stderr, "vantage serve: wrong teacher token from %s (%d so far; next try in %.1f s)\n",
+                 address.c_str(), tries.wrong, (tries.next_try_ms - now_ms) / 1000.0);
+    refuse(id, "wrong teacher token: use the teacher console URL the room printed");
+    return false;
 }
 
 void GameRoom::teacher_hello(ConnectionId id) {
@@ -294,7 +377,7 @@ void GameRoom::command(ConnectionId teacher, const CommandMessage& c) {
             writer_.clear();
             encode_link(writer_, c.text);
             if (server_) {
-                for (ConnectionId f : followers_) server_->send(f, writer_.bytes());
+                for (const Follower& f : followers_) server_->send(f.id, writer_.bytes());
             }
             return;
     }
@@ -332,11 +415,20 @@ void GameRoom::snapshot_socket(RoomSeat& seat) const {
 }
 
 void GameRoom::on_message(ConnectionId id, std::span<const std::uint8_t> bytes) {
-    const bool teacher = std::find(teachers_.begin(), teachers_.end(), id) != teachers_.end();
-    if (teacher || std::find(followers_.begin(), followers_.end(), id) != followers_.end()) {
-        // Teachers command (unimpaired: the console is not the lesson); followers only listen.
-        if (decode_client_message(bytes, decoded_) != WireError::Ok) return;
-        if (teacher && decoded_.type == RoomMessage::Command) command(id, decoded_.command);
+    if (std::find(teachers_.begin(), teachers_.end(), id) != teachers_.end()) {
+        // Teachers command (unimpaired: the console is not the lesson).
+        const WireError e = decode_client_message(bytes, decoded_);
+        if (e != WireError::Ok) {
+            error(id, std::string("message refused (") + to_string(e) + "): see room_wire.md for its limits");
+        } else if (decoded_.type == RoomMessage::Command) {
+            command(id, decoded_.command);
+        }
+        return;
+    }
+    const auto follower =
+        std::find_if(followers_.begin(), followers_.end(), [&](const Follower& f) { return f.id == id; });
+    if (follower != followers_.end()) {
+        follower->heard_ms = world_ms();  // followers only listen; anything they send keeps them
         return;
     }
     RoomSeat* seat = seat_of(id);
@@ -410,9 +502,19 @@ void GameRoom::on_tick(double) {
     }
     const double now_ms = world_ms();
 
-    // Hellos that never came.
-    for (const Pending& p : pending_) {
-        if (now_ms - p.opened_ms > room_.hello_timeout_ms && server_) server_->close(p.id, "no hello within 5 s");
+    // Hellos that never came, followers gone quiet.
+    if (server_) {
+        for (const Pending& p : pending_) {
+            if (now_ms - p.opened_ms > room_.hello_timeout_ms)
+                server_->close(p.id, "no hello within " + std::to_string(std::lround(room_.hello_timeout_ms)) +
+                                         " ms: this is a Vantage room (reload the page)");
+        }
+        for (const Follower& f : followers_) {
+            if (now_ms - f.heard_ms > room_.follower_idle_ms)
+                server_->close(f.id, "a follower sends a Ping at least every " +
+                                         std::to_string(std::lround(room_.follower_idle_ms / 1000.0)) +
+                                         " s: reload the page");
+        }
     }
 
     // What each seat's up link delivers by now.

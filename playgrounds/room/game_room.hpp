@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common/preset.hpp"
@@ -29,16 +30,29 @@ namespace vantage::room {
 
 // What every room is told on the command line, whatever it plays.
 struct RoomOptions {
-    int seats = 16;                       // the room's capacity, [1, the game's maximum]
-    std::uint64_t seed = 1;               // the world's seed
-    int tick_hz = 60;                     // the world's fixed tick, [10, 120]
-    double truth_max_hz = 10.0;           // truth answers per seat per second, [0, 20]; 0 = none
-    double hello_timeout_ms = 5000.0;     // a connection that has not said hello by then is closed
+    int seats = 16;                    // the room's capacity, [1, the game's maximum]
+    std::uint64_t seed = 1;            // the world's seed
+    int tick_hz = 60;                  // the world's fixed tick, [10, 120]
+    double truth_max_hz = 10.0;        // truth answers per seat per second, [0, 20]; 0 = none
+    double hello_timeout_ms = 3000.0;  // a connection that has not said hello by then is closed, (0, 60000]
+    // Admission quotas, one per kind of connection (room_wire.md, "Admission"): a kind that is
+    // full refuses with a sentence and never takes another kind's place.
+    int max_pending = 16;                 // connections that have not said hello yet; a newcomer past
+                                          // it closes the oldest of them, [1, 256]
+    int max_pending_per_address = 4;      // of those, from one source address; more are refused, [1, 256]
+    int max_followers = 32;               // follower pages (FollowHello), [0, 1024]
+    double follower_idle_ms = 60000.0;    // a follower that sends nothing this long is closed, [1000, 600000]
+    int max_teachers = 2;                 // teacher consoles: their own places, [1, 8]
     std::string teacher_token;            // opens the teacher console; empty: no console
     std::vector<std::string> class_urls;  // the join URLs a teacher is shown (and the first as a QR)
     std::vector<play::Preset> presets;    // what a teacher can run for the whole room
 
     std::string validate(int max_seats) const;  // empty when fine
+    // Every place the quotas allow at once (the RoomServer's max_connections): seats,
+    // followers, teachers and the connections still to say hello.
+    std::size_t connection_budget() const {
+        return static_cast<std::size_t>(seats + max_followers + max_teachers + max_pending);
+    }
 };
 
 // Parses the room's own keys out of 'k=v&...' ("truth_max_hz", "seed", "tick_hz", "seats");
@@ -165,10 +179,20 @@ private:
     struct Pending {
         ConnectionId id = 0;
         double opened_ms = 0;
+        std::string address;  // the source address, without the port
+    };
+    struct Follower {
+        ConnectionId id = 0;
+        double heard_ms = 0;  // when it last sent anything
+    };
+    struct TokenTries {
+        int wrong = 0;           // wrong teacher tokens from this address
+        double next_try_ms = 0;  // a teacher hello before this is refused unread
     };
 
     void hello(ConnectionId id, std::span<const std::uint8_t> bytes);
     void teacher_hello(ConnectionId id);
+    bool teacher_token_ok(ConnectionId id);
     void command(ConnectionId teacher, const play::CommandMessage& c);
     void send_seat_table();
     void error(ConnectionId id, const std::string& reason);
@@ -185,6 +209,8 @@ private:
     RoomServer* server_ = nullptr;
     SeatTable<ConnectionId, SeatSlot> seats_;
     std::vector<Pending> pending_;
+    std::unordered_map<ConnectionId, std::string> address_of_;  // every open connection's source address
+    std::unordered_map<std::string, TokenTries> token_tries_;
     play::Profiler* profiler_ = nullptr;
     std::uint64_t ticks_ = 0;
     std::uint64_t links_made_ = 0;  // seeds each new seat's links apart
@@ -195,7 +221,8 @@ private:
     std::vector<Vec2> positions_;
     std::vector<SeatReport> departed_;
     std::vector<RoomSeat*> seated_;  // seated_scratch()'s buffer
-    std::vector<ConnectionId> teachers_, followers_;
+    std::vector<ConnectionId> teachers_;
+    std::vector<Follower> followers_;
     std::string preset_;  // last preset run for the room
     std::string teacher_link_;
     std::vector<std::string> class_qr_;  // the teacher page's link, sent to each new follower

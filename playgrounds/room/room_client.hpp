@@ -22,7 +22,7 @@ public:
     RoomClient& operator=(const RoomClient&) = delete;
 
     // "ws://HOST:PORT/PATH"; blocking connect + handshake within timeout_s seconds; empty or an
-    // error ("server refused: 503 room is full (160 connections)"). One connect per client.
+    // error ("server refused: 429 too many connections from your address ..."). One connect per client.
     std::string connect(std::string_view url, double timeout_s = 5.0);
     bool connected() const;                          // false once the connection closed, for whatever reason
     void send(std::span<const std::uint8_t> bytes);  // binary message, queued (unbounded), async write one at a time

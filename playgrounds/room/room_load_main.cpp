@@ -142,6 +142,7 @@ int main(int argc, char** argv) {
     room::RoomServerOptions net;
     net.port = 0;
     net.max_message_bytes = 16 * 1024;
+    net.max_connections = game.connection_budget();
     room::RoomServer server(net, timed);
     horde.attach(server);
     if (std::string e = server.listen(); !e.empty()) return usage(e);

@@ -15,14 +15,17 @@
 #include <boost/beast/websocket.hpp>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cassert>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <system_error>
 #include <unordered_map>
@@ -172,6 +175,39 @@ std::string endpoint_text(const tcp::endpoint& ep) {
     return (a.is_v6() ? "[" + host + "]" : host) + ":" + std::to_string(ep.port());
 }
 
+// The source address alone, without the port ("1.2.3.4", "::1"), IPv4-mapped shown as IPv4.
+std::string address_text(const tcp::endpoint& ep) {
+    asio::ip::address a = ep.address();
+    if (a.is_v6() && a.to_v6().is_v4_mapped()) a = asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+    return a.to_string();
+}
+
+// The name part of a Host header ("Example:8000" -> "example", "[::1]:8000" -> "::1").
+std::string host_name(std::string_view host) {
+    host = trim(host);
+    std::string_view name = host;
+    if (!host.empty() && host.front() == '[') {
+        const std::size_t close = host.find(']');
+        name = close == std::string_view::npos ? std::string_view{} : host.substr(1, close - 1);
+    } else if (const std::size_t colon = host.rfind(':'); colon != std::string_view::npos) {
+        name = host.substr(0, colon);
+    }
+    std::string out(name);
+    for (char& c : out) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    if (!out.empty() && out.back() == '.') out.pop_back();  // "localhost." is localhost
+    return out;
+}
+
+// An HTTP answer written before any request was read, for a socket refused at accept.
+std::string canned_response(int status, std::string_view reason, std::string_view text) {
+    std::string body(text);
+    body += '\n';
+    return "HTTP/1.1 " + std::to_string(status) + " " + std::string(reason) +
+           "\r\nContent-Type: text/plain; charset=utf-8\r\nCache-Control: no-store\r\nConnection: close\r\n"
+           "Content-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
 }  // namespace
 
 std::string RoomServerOptions::validate() const {
@@ -179,6 +215,10 @@ std::string RoomServerOptions::validate() const {
     if (bind.empty()) return "bind must not be empty (\"127.0.0.1\", \"::\", ...)";
     if (tick_hz < 1 || tick_hz > 240) return "tick_hz must be in [1, 240] (got " + std::to_string(tick_hz) + ")";
     if (max_connections < 1) return "max_connections must be at least 1";
+    if (max_sockets < 1) return "max_sockets must be at least 1";
+    if (max_http_connections < 1) return "max_http_connections must be at least 1";
+    if (max_per_address < 1) return "max_per_address must be at least 1";
+    if (!positive(new_per_address_per_s)) return "new_per_address_per_s must be > 0";
     if (max_message_bytes < 1) return "max_message_bytes must be at least 1";
     if (max_queue_messages < 1) return "max_queue_messages must be at least 1";
     if (max_queue_bytes < 1) return "max_queue_bytes must be at least 1";
@@ -195,18 +235,55 @@ std::string RoomServerOptions::validate() const {
 class WsSession;
 class HttpSession;
 
+// What each source address holds and how fast it has been opening connections. Declared
+// before the io_context so that sessions destroyed with its handlers can still give back
+// their place.
+struct Door {
+    struct Address {
+        std::size_t open = 0;  // TCP connections from it now, of any kind
+        double tokens = 0;     // new connections it may still open at once
+        Clock::time_point refill;
+    };
+    std::unordered_map<std::string, Address> addresses;
+    std::size_t sockets = 0;   // TCP connections now (HTTP and WebSocket)
+    std::size_t http = 0;      // of which still speaking HTTP
+    std::size_t refusing = 0;  // refused sockets whose answer is still being written
+
+    void release(const std::string& address) {
+        --sockets;
+        const auto it = addresses.find(address);
+        if (it != addresses.end() && it->second.open > 0) --it->second.open;
+    }
+};
+
+// One TCP connection's place at the door, given back when the last session holding it goes.
+struct Place {
+    Door& door;
+    std::string address;
+    Place(Door& d, std::string a) : door(d), address(std::move(a)) {}
+    ~Place() { door.release(address); }
+    Place(const Place&) = delete;
+    Place& operator=(const Place&) = delete;
+};
+
 struct ServerCore {
-    // Declared first so it is destroyed last: every socket and timer below refers to it.
+    Door door;  // before the io_context: see Door
+    // Declared before the rest so it is destroyed after it: every socket and timer below refers to it.
     asio::io_context ioc{1};
     RoomServerOptions options;
     RoomHandler& handler;
     tcp::acceptor acceptor{ioc};
+    asio::steady_timer accept_timer{ioc};  // the pause after running out of descriptors
+    std::chrono::milliseconds accept_pause{0};
     asio::steady_timer tick_timer{ioc};
     asio::signal_set signals{ioc};
     std::atomic<std::uint16_t> bound_port{0};
     bool handle_signals = false;
     bool stopping = false;
-    fs::path root;  // canonical web_root, empty when no files are served
+    fs::path root;                   // canonical web_root, empty when no files are served
+    std::vector<std::string> files;  // the allow-list, relative to root, sorted
+    std::vector<std::string> hosts;  // names the room answers to, lower case
+    std::size_t ws_live = 0;         // websocket sessions not closing (the max_connections count)
 
     std::unordered_map<ConnectionId, std::shared_ptr<WsSession>> ws_sessions;  // handshakes included
     std::unordered_map<std::uint64_t, std::weak_ptr<HttpSession>> http_sessions;
@@ -224,6 +301,11 @@ struct ServerCore {
         return std::chrono::nanoseconds(n * 1'000'000'000LL / options.tick_hz);
     }
     void do_accept();
+    void admit(tcp::socket socket);
+    void refuse_socket(tcp::socket socket, int status, std::string_view reason, std::string_view text);
+    bool host_allowed(std::string_view host) const {
+        return std::find(hosts.begin(), hosts.end(), host_name(host)) != hosts.end();
+    }
     void arm_tick();
     void on_tick_timer();
     void do_stop();
@@ -234,8 +316,10 @@ struct ServerCore {
 
 class WsSession : public std::enable_shared_from_this<WsSession> {
 public:
-    WsSession(ServerCore& server, ConnectionId id, tcp::socket socket)
-        : server_(server), id_(id), ws_(std::move(socket)) {}
+    WsSession(ServerCore& server, ConnectionId id, tcp::socket socket, std::shared_ptr<Place> place)
+        : server_(server), id_(id), ws_(std::move(socket)), place_(std::move(place)) {
+        ++server_.ws_live;
+    }
 
     ConnectionId id() const { return id_; }
     bool opened() const { return opened_ && !finished_; }
@@ -291,6 +375,7 @@ public:
     void begin_close(websocket::close_code code, std::string_view reason) {
         if (closing_ || finished_) return;
         closing_ = true;
+        leave_live();
         close_reason_ = truncate_utf8(reason, kCloseReasonMaxBytes);
         close_code_ = code;
         while (queue_.size() > (writing_ ? 1u : 0u)) {
@@ -310,6 +395,15 @@ public:
         beast::error_code ignored;
         beast::get_lowest_layer(ws_).socket().shutdown(tcp::socket::shutdown_both, ignored);
         beast::get_lowest_layer(ws_).close();
+        leave_live();
+    }
+
+    // A closing session no longer counts against max_connections (its socket still holds a
+    // place at the door until it is gone).
+    void leave_live() {
+        if (!live_) return;
+        live_ = false;
+        --server_.ws_live;
     }
 
     // Exactly once per opened session: leaves the map and tells the handler.
@@ -317,6 +411,7 @@ public:
         if (finished_) return;
         const bool was_open = opened_;
         finished_ = true;
+        leave_live();
         if (guard_) guard_->cancel();
         server_.ws_sessions.erase(id_);  // may drop the map's reference; callers hold their own
         if (was_open) {
@@ -434,6 +529,7 @@ private:
     ServerCore& server_;
     ConnectionId id_;
     websocket::stream<beast::tcp_stream> ws_;
+    std::shared_ptr<Place> place_;  // this socket's place at the door
     http::request<http::empty_body> req_;
     beast::flat_buffer read_buf_;
     std::deque<std::vector<std::uint8_t>> queue_;  // front is the write in flight when writing_
@@ -444,15 +540,20 @@ private:
     std::string close_reason_;
     Clock::time_point last_refill_;
     double tokens_ = 0;
-    bool opened_ = false, finished_ = false, closing_ = false, writing_ = false, close_sent_ = false;
+    bool opened_ = false, finished_ = false, closing_ = false, writing_ = false, close_sent_ = false, live_ = true;
 };
 
 // --- HTTP session --------------------------------------------------------------------------
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:
-    HttpSession(ServerCore& server, std::uint64_t key, tcp::socket socket)
-        : server_(server), key_(key), stream_(std::move(socket)) {}
+    HttpSession(ServerCore& server, std::uint64_t key, tcp::socket socket, std::shared_ptr<Place> place)
+        : server_(server), key_(key), stream_(std::move(socket)), place_(std::move(place)) {
+        ++server_.door.http;
+    }
+    ~HttpSession() { leave_http(); }
+    HttpSession(const HttpSession&) = delete;
+    HttpSession& operator=(const HttpSession&) = delete;
 
     void start() { do_read(); }
     void close() {
@@ -490,6 +591,13 @@ private:
                              too_big ? "request header too large\n" : "bad request\n", 11, true);
         }
         http::request<http::empty_body> req = parser_->release();
+        const auto host_it = req.find(http::field::host);
+        if (host_it == req.end() || !server_.host_allowed(to_std(host_it->value()))) {
+            if (websocket::is_upgrade(req)) ++server_.stats.refused;
+            return send_text(http::status::forbidden,
+                             "this room answers only to its own addresses: open the URL the room printed\n",
+                             req.version(), true);
+        }
         if (websocket::is_upgrade(req)) return upgrade(std::move(req));
         serve_file(req);
     }
@@ -504,14 +612,16 @@ private:
             ++server_.stats.refused;
             return send_text(http::status::forbidden, "origin does not match host\n", version, true);
         }
-        if (server_.ws_sessions.size() >= server_.options.max_connections) {
+        if (server_.ws_live >= server_.options.max_connections) {
             ++server_.stats.refused;
             return send_text(http::status::service_unavailable,
-                             "room is full (" + std::to_string(server_.options.max_connections) + " connections)",
+                             "the room is full (" + std::to_string(server_.options.max_connections) +
+                                 " connections): wait a few seconds, then reload",
                              version, true);
         }
         const ConnectionId id = server_.next_ws_id++;
-        auto ws = std::make_shared<WsSession>(server_, id, stream_.release_socket());
+        leave_http();
+        auto ws = std::make_shared<WsSession>(server_, id, stream_.release_socket(), place_);
         server_.ws_sessions.emplace(id, ws);
         server_.http_sessions.erase(key_);
         ws->start(std::move(req));
@@ -631,12 +741,18 @@ private:
             if (slash == std::string_view::npos) break;
             rest.remove_prefix(slash + 1);
         }
-        fs::path file = server_.root / fs::path(rel);
+        std::string name(rel);
+        if (name.empty() || name.back() == '/') name += "index.html";
+        if (!std::binary_search(server_.files.begin(), server_.files.end(), name)) {
+            // A directory of the page ("/sub" for "sub/index.html") is its index.
+            name += "/index.html";
+            if (!std::binary_search(server_.files.begin(), server_.files.end(), name)) return http::status::not_found;
+        }
+        const fs::path file = server_.root / fs::path(name);
         std::error_code ec;
-        if (rel.empty() || rel.back() == '/' || fs::is_directory(file, ec)) file /= "index.html";
         if (!inside_root(file)) return http::status::forbidden;
         if (!fs::is_regular_file(file, ec)) return http::status::not_found;
-        out = std::move(file);
+        out = file;
         return http::status::ok;
     }
 
@@ -667,9 +783,16 @@ private:
 
     void done() { server_.http_sessions.erase(key_); }
 
+    void leave_http() {
+        if (counted_) --server_.door.http;
+        counted_ = false;
+    }
+
     ServerCore& server_;
     std::uint64_t key_;
     beast::tcp_stream stream_;
+    std::shared_ptr<Place> place_;
+    bool counted_ = true;
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::empty_body>> parser_;
     bool first_ = true;
@@ -690,13 +813,100 @@ void ServerCore::do_accept() {
     acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
         if (stopping) return;
         if (!ec) {
-            const std::uint64_t key = next_http_id++;
-            auto session = std::make_shared<HttpSession>(*this, key, std::move(socket));
-            http_sessions.emplace(key, session);
-            session->start();
+            accept_pause = std::chrono::milliseconds(0);
+            admit(std::move(socket));
+            return do_accept();
         }
-        // Errors (EMFILE and the like) are transient for the acceptor: keep accepting.
-        do_accept();
+        const bool out_of_descriptors = ec == asio::error::no_descriptors || ec.value() == ENFILE ||
+                                        ec == asio::error::no_buffer_space || ec == asio::error::no_memory;
+        if (!out_of_descriptors) return do_accept();  // the peer gave up first (ECONNABORTED): next
+        // The connection stays in the backlog, so accepting again at once would fail again at
+        // once: pause, 50 ms doubling to 500 ms, until a descriptor is free.
+        ++stats.accept_backoffs;
+        accept_pause = std::clamp(accept_pause * 2, std::chrono::milliseconds(50), std::chrono::milliseconds(500));
+        accept_timer.expires_after(accept_pause);
+        accept_timer.async_wait([this](beast::error_code wait_ec) {
+            if (!wait_ec && !stopping) do_accept();
+        });
+    });
+}
+
+void ServerCore::admit(tcp::socket socket) {
+    beast::error_code ec;
+    const tcp::endpoint remote = socket.remote_endpoint(ec);
+    if (ec) return;  // already gone
+    const std::string address = address_text(remote);
+    const Clock::time_point now = Clock::now();
+    auto [it, fresh] = door.addresses.try_emplace(address);
+    Door::Address& a = it->second;
+    const double burst = static_cast<double>(options.max_per_address);
+    if (fresh) {
+        a.tokens = burst;
+        a.refill = now;
+    }
+    a.tokens = std::min(
+        burst, a.tokens + std::chrono::duration<double>(now - a.refill).count() * options.new_per_address_per_s);
+    a.refill = now;
+    if (door.sockets >= options.max_sockets || door.http >= options.max_http_connections) {
+        return refuse_socket(std::move(socket), 503, "Service Unavailable",
+                             "the room is busy (too many connections at once): wait a few seconds, then reload");
+    }
+    // The room's own machine is the teacher's (its tabs, a desktop app, bots): not held to the
+    // per-address limits. Other loopback addresses are, like any laptop.
+    const bool own_machine = !options.limit_own_machine && (address == "127.0.0.1" || address == "::1");
+    if (own_machine) {
+        // counted below like any address, never refused for it
+    } else if (a.open >= options.max_per_address) {
+        return refuse_socket(std::move(socket), 429, "Too Many Requests",
+                             "too many connections from your address (" + std::to_string(options.max_per_address) +
+                                 " at once): close other tabs of this room, then reload");
+    }
+    if (!own_machine && a.tokens < 1.0) {
+        return refuse_socket(std::move(socket), 429, "Too Many Requests",
+                             "too many new connections from your address: wait a few seconds, then reload");
+    }
+    a.tokens = std::max(0.0, a.tokens - 1.0);
+    ++a.open;
+    ++door.sockets;
+    auto place = std::make_shared<Place>(door, address);
+    const std::uint64_t key = next_http_id++;
+    auto session = std::make_shared<HttpSession>(*this, key, std::move(socket), std::move(place));
+    http_sessions.emplace(key, session);
+    session->start();
+}
+
+// Writes the canned answer and closes. At most 64 at once (each holds a descriptor for the
+// moment its answer takes); beyond that a refused socket is closed without a word.
+void ServerCore::refuse_socket(tcp::socket socket, int status, std::string_view reason, std::string_view text) {
+    ++stats.refused_sockets;
+    if (door.refusing >= 64) return;  // the socket closes as it goes out of scope
+    struct Refusal {
+        beast::tcp_stream stream;
+        std::string answer;
+        Door& door;
+        Refusal(tcp::socket s, std::string a, Door& d) : stream(std::move(s)), answer(std::move(a)), door(d) {
+            ++door.refusing;
+        }
+        ~Refusal() { --door.refusing; }
+    };
+    auto r = std::make_shared<Refusal>(std::move(socket), canned_response(status, reason, text), door);
+    r->stream.expires_after(std::chrono::seconds(1));
+    asio::async_write(r->stream, asio::buffer(r->answer), [r](beast::error_code ec, std::size_t) {
+        beast::error_code ignored;
+        if (ec) return r->stream.close();
+        // Half-close, then read what the peer sent until it closes (or 1 s): closing with its
+        // request unread would reset the connection and could lose the answer.
+        r->stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        auto sink = std::make_shared<std::array<char, 512>>();
+        struct Drain {
+            std::shared_ptr<Refusal> r;
+            std::shared_ptr<std::array<char, 512>> sink;
+            void operator()(beast::error_code e, std::size_t) {
+                if (e) return r->stream.close();
+                r->stream.async_read_some(asio::buffer(*sink), std::move(*this));
+            }
+        };
+        r->stream.async_read_some(asio::buffer(*sink), Drain{r, sink});
     });
 }
 
@@ -727,6 +937,14 @@ void ServerCore::on_tick_timer() {
         if (s->full_since()) slow.push_back(s);
     }
     for (const auto& s : slow) s->check_slow(Clock::now());
+    // Once a second, forget the addresses that hold nothing and whose bucket is full again.
+    if (stats.ticks % static_cast<std::uint64_t>(options.tick_hz) == 0) {
+        const double refill_s = static_cast<double>(options.max_per_address) / options.new_per_address_per_s;
+        std::erase_if(door.addresses, [&](const auto& entry) {
+            return entry.second.open == 0 &&
+                   std::chrono::duration<double>(now - entry.second.refill).count() > refill_s;
+        });
+    }
     arm_tick();
 }
 
@@ -735,6 +953,7 @@ void ServerCore::do_stop() {
     stopping = true;
     beast::error_code ignored;
     acceptor.close(ignored);
+    accept_timer.cancel();
     tick_timer.cancel();
     signals.cancel(ignored);
     for (auto& [key, weak] : http_sessions) {
@@ -762,7 +981,22 @@ std::string RoomServer::listen() {
         std::error_code ec;
         s.root = fs::canonical(s.options.web_root, ec);
         if (ec || !fs::is_directory(s.root, ec)) return "web_root is not a directory: " + s.options.web_root;
+        s.files = s.options.files;
+        if (s.files.empty()) {
+            std::ifstream list(s.root / "page-files.txt");
+            if (!list) {
+                return "web_root has no page-files.txt (the list of the page's files the web build writes): " +
+                       s.options.web_root;
+            }
+            for (std::string line; std::getline(list, line);) {
+                if (!line.empty() && line.back() == '\r') line.pop_back();
+                if (!line.empty()) s.files.push_back(line);
+            }
+        }
+        std::sort(s.files.begin(), s.files.end());
     }
+    s.hosts = {"localhost", "127.0.0.1", "::1"};
+    for (const std::string& h : s.options.hosts) s.hosts.push_back(host_name("[" + h + "]"));  // a name, not host:port
     beast::error_code ec;
     const asio::ip::address address = asio::ip::make_address(s.options.bind, ec);
     if (ec) return "bind is not an IP address: \"" + s.options.bind + "\"";
@@ -783,6 +1017,7 @@ std::string RoomServer::listen() {
     s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) return "cannot listen: " + ec.message();
     s.bound_port = s.acceptor.local_endpoint().port();
+    if (!address.is_unspecified()) s.hosts.push_back(address_text(tcp::endpoint(address, 0)));
     s.do_accept();
     return {};
 }

@@ -6,16 +6,27 @@
 // header is Boost-free (pimpl) so game code does not pay Beast's compile cost.
 //
 // Wire and behaviour:
-//   - HTTP/1.1 on the same port: GET and HEAD of files under web_root only (`/` is
-//     index.html); other methods 405. Paths are percent-decoded before the checks; `..`
-//     segments, absolute paths, NUL and symlinks resolving outside web_root are refused (403).
+//   - Admission, at accept, before a byte is read: more than max_sockets TCP connections, or
+//     max_http_connections still speaking HTTP, are answered "503 the room is busy"; more than
+//     max_per_address from one source address, or new ones faster than new_per_address_per_s
+//     (burst max_per_address), "429 too many connections from your address" (127.0.0.1 and
+//     ::1, the room's own machine, are exempt unless limit_own_machine). The answer is
+//     written and the socket closed at once (a refused socket holds no descriptor for long).
+//     When the process runs out of descriptors (EMFILE/ENFILE) accept pauses 50 ms, doubling
+//     to 500 ms, instead of spinning on the connection it cannot take.
+//   - Host: every request's Host must name the room (localhost, 127.0.0.1, ::1, the bind
+//     address or one of `hosts`); another (a DNS-rebinding page) gets 403, files and /ws alike.
+//   - HTTP/1.1 on the same port: GET and HEAD of the allow-listed files only (`files`, or
+//     web_root/page-files.txt, which the web build writes; `/` is index.html); everything else
+//     404, other methods 405. Paths are percent-decoded before the checks; `..` segments,
+//     absolute paths, NUL and symlinks resolving outside web_root are refused (403).
 //     `<file>.gz` is served instead when it exists and Accept-Encoding allows gzip
 //     (Content-Encoding: gzip, Vary: Accept-Encoding). Each variant has a strong ETag (size,
 //     mtime, variant); If-None-Match answers 304. Cache-Control: no-cache (always revalidate).
 //   - WebSocket upgrade only at /ws. When an Origin header is present its host[:port] must
 //     equal the Host header (403 otherwise), so a page from another site cannot join. At
-//     max_connections (handshakes in progress included) the upgrade gets 503 with the text
-//     body "room is full (N connections)".
+//     max_connections (handshakes in progress included, closing ones not) the upgrade gets 503
+//     with the text body "the room is full (N connections): wait a few seconds, then reload".
 //   - Messages are binary, one WebSocket frame each (no auto-fragmentation, no compression):
 //     wire bytes out = payload + 2 (< 126 B), 4 (< 64 KiB) or 10 bytes of frame header. A text
 //     message closes the connection with 1003; a protocol error gets 1002/1007 and an oversized
@@ -30,6 +41,10 @@
 //
 // Limits (RoomServerOptions defaults):
 //   max_connections      160       WebSocket connections, handshakes included; more: 503
+//   max_sockets          512       TCP connections of any kind; more: 503 and closed
+//   max_http_connections 64        TCP connections not upgraded; more: 503 and closed
+//   max_per_address      24        simultaneous TCP connections per source address; more: 429
+//   new_per_address_per_s 8        new connections per second per address, burst 24; more: 429
 //   max_message_bytes    4096      one inbound message, whole (fragments summed); more: 1009
 //   max_queue_messages   64        outbound queue per connection (the write in flight included)
 //   max_queue_bytes      1 MiB     outbound queue bytes per connection
@@ -50,6 +65,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace vantage::room {
 
@@ -59,8 +75,19 @@ struct RoomServerOptions {
     std::string bind = "127.0.0.1";         // address to bind; "::" = all interfaces (dual stack)
     std::uint16_t port = 8000;              // 0: an ephemeral port (tests)
     std::string web_root{};                 // static files come only from here (empty: no HTTP files, 404)
+    std::vector<std::string> files{};       // the only files served, relative to web_root ("index.html",
+                                            // "sub/index.html"); empty: read web_root/page-files.txt (one a line)
+    std::vector<std::string> hosts{};       // names the room answers to besides localhost, 127.0.0.1 and
+                                            // ::1 (its printed and LAN addresses); any other Host: 403
     int tick_hz = 60;                       // on_tick rate, [1, 240]
-    std::size_t max_connections = 160;      // websocket connections; more are refused (HTTP 503)
+    std::size_t max_connections = 160;      // websocket connections not closing; more are refused (HTTP 503)
+    std::size_t max_sockets = 512;          // TCP connections of every kind; more are answered 503 and closed
+    std::size_t max_http_connections = 64;  // TCP connections still speaking HTTP (not upgraded); more: 503
+    std::size_t max_per_address = 24;       // simultaneous TCP connections from one source address; more: 429
+    double new_per_address_per_s = 8;       // new TCP connections per second from one address (token bucket,
+                                            // burst max_per_address); more: 429
+    bool limit_own_machine = false;         // hold 127.0.0.1 and ::1 (the teacher's machine) to the two
+                                            // limits above too (other loopback addresses always are)
     std::size_t max_message_bytes = 4096;   // inbound websocket message, whole (read_message_max)
     std::size_t max_queue_messages = 64;    // outbound queue per connection, [1, ...)
     std::size_t max_queue_bytes = 1 << 20;  // outbound queue bytes per connection, [1, ...)
@@ -68,7 +95,7 @@ struct RoomServerOptions {
                                             // 1 s worth); excess messages are dropped and counted
     double handshake_timeout_s = 5.0;       // seconds, > 0
     double idle_timeout_s = 15.0;           // websocket idle, seconds (pings at half)
-    double http_timeout_s = 10.0;           // reading one HTTP request, seconds (slowloris)
+    double http_timeout_s = 10.0;           // reading one HTTP request after the first, seconds (slowloris)
     double slow_reader_close_s = 5.0;       // a connection whose queue stays full this long is closed
     std::string validate() const;           // empty when fine, else a message naming the field
 };
@@ -93,7 +120,9 @@ struct ConnectionStats {
 struct ServerStats {
     std::size_t connections = 0;        // open websocket connections (on_open fired, on_close not yet)
     std::uint64_t accepted = 0;         // websocket connections opened
-    std::uint64_t refused = 0;          // upgrades refused: room full (503) or Origin mismatch (403)
+    std::uint64_t refused = 0;          // upgrades refused: room full (503), Origin or Host (403)
+    std::uint64_t refused_sockets = 0;  // TCP connections answered 429/503 at accept (per-address or caps)
+    std::uint64_t accept_backoffs = 0;  // accept paused because the process ran out of descriptors
     std::uint64_t closed_slow = 0;      // closed because the outbound queue stayed full
     std::uint64_t closed_protocol = 0;  // closed for a text message, an oversized message or a bad frame
     std::uint64_t http_requests = 0;    // HTTP requests read (upgrades included), malformed ones too

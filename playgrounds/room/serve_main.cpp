@@ -67,8 +67,8 @@ int serve(const std::string& playground, ServeArgs args) {
     if (!errors.empty()) return 2;
     if (std::string e = game.validate(); !e.empty()) return usage(e);
     net.tick_hz = game.tick_hz;
-    net.max_message_bytes = 16 * 1024;                                // a truth query of kMaxTruthSample keys fits
-    net.max_connections = static_cast<std::size_t>(game.seats) + 32;  // a full room still answers "full"
+    net.max_message_bytes = 16 * 1024;               // a truth query of kMaxTruthSample keys fits
+    net.max_connections = game.connection_budget();  // every kind's quota; a full kind answers itself
 
     game.teacher_token = room::random_token();
     const std::string preset_file = playground + "-room";
@@ -77,6 +77,7 @@ int serve(const std::string& playground, ServeArgs args) {
         std::fprintf(stderr, "vantage serve: %s.ini %s\n", preset_file.c_str(), e.c_str());
     game.presets = presets.presets;
     const std::vector<std::string> addresses = args.lan ? room::lan_addresses() : std::vector<std::string>{};
+    net.hosts = addresses;  // the LAN addresses it prints (loopback names are always answered)
     const std::string url_host =
         !addresses.empty() ? addresses[0] : (net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind);
 

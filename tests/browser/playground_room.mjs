@@ -163,7 +163,7 @@ export function register(suite) {
       await second.waitForFunction(() => window.vantage && window.vantage.ready, null, { timeout: 30000 });
       await second.waitForFunction(() => window.vantage.state().room.status.startsWith('refused'), null, { timeout: 10000 });
       const r = await room(second);
-      assertEq(r.status, 'refused: room is full (1 seats)', 'status');
+      assertEq(r.status, 'refused: the room is full (1 seats): ask the teacher for a seat, or follow the lesson with #horde/follow', 'status');
       assertEq(r.connected, false, 'connected');
       await second.close();
     } finally {

@@ -69,7 +69,8 @@ TEST(HordeRoom, AFullRoomRefusesWithTheReason) {
     bots.push_back(bot(live.url));
     ASSERT_TRUE(drive(
         bots, [&] { return bots[1]->remote().status() == HordeRemote::Status::Refused; }, 3000ms));
-    EXPECT_EQ(bots[1]->remote().reason(), "room is full (1 seats)");
+    EXPECT_EQ(bots[1]->remote().reason(),
+              "the room is full (1 seats): ask the teacher for a seat, or follow the lesson with #horde/follow");
     EXPECT_EQ(bots[0]->remote().status(), HordeRemote::Status::Joined);
 }
 
@@ -93,7 +94,78 @@ TEST(HordeRoom, APageFromOtherSourcesIsToldToReload) {
         }
         std::this_thread::sleep_for(2ms);
     }
-    EXPECT_EQ(reason.rfind("reload: this page is older than the room", 0), 0u) << reason;
+    EXPECT_EQ(reason.rfind("reload: this page was built from other sources than the room", 0), 0u) << reason;
+}
+
+// The first message a hello of this shape gets back: a Refuse's text or "welcome".
+std::string answer_to(const std::string& url, const play::HelloMessage& hello) {
+    RoomClient c;
+    EXPECT_EQ(c.connect(url), "");
+    ByteWriter w;
+    play::encode_hello(w, hello);
+    c.send(w.bytes());
+    std::vector<std::uint8_t> msg;
+    const auto deadline = std::chrono::steady_clock::now() + 3s;
+    while (std::chrono::steady_clock::now() < deadline) {
+        c.poll();
+        while (c.receive(msg)) {
+            if (msg.empty()) continue;
+            if (msg[0] == static_cast<std::uint8_t>(play::RoomMessage::Welcome)) return "welcome";
+            std::string reason;
+            if (msg[0] == static_cast<std::uint8_t>(play::RoomMessage::Refuse) &&
+                play::decode_refuse(msg, reason) == WireError::Ok)
+                return reason;
+        }
+        std::this_thread::sleep_for(2ms);
+    }
+    return "(no answer)";
+}
+
+TEST(HordeRoom, AClientOfAnotherProtocolIsToldWhichSideIsOlder) {
+    LiveRoom live(small_room(2));
+    const std::uint32_t p = play::kRoomProtocol;
+    const std::string numbers = std::to_string(p);
+    EXPECT_EQ(answer_to(live.url, {.protocol = p - 1, .build = "", .playground = "horde", .name = "old"}),
+              "reload: this page is older than the room (client protocol " + std::to_string(p - 1) +
+                  ", room protocol " + numbers + ")");
+    EXPECT_EQ(answer_to(live.url, {.protocol = p + 1, .build = "", .playground = "horde", .name = "new"}),
+              "the room is older than this page (client protocol " + std::to_string(p + 1) + ", room protocol " +
+                  numbers + "): restart the room from the same version as the page");
+}
+
+TEST(HordeRoom, AClientWrittenFromTheDocumentSendsNoBuildAndIsSeated) {
+    LiveRoom live(small_room(2));
+    EXPECT_EQ(answer_to(live.url, {.protocol = play::kRoomProtocol, .build = "", .playground = "horde", .name = "py"}),
+              "welcome");
+}
+
+TEST(HordeRoom, AMalformedHelloIsToldWhatWasWrong) {
+    LiveRoom live(small_room(2));
+    RoomClient c;
+    ASSERT_EQ(c.connect(live.url), "");
+    ByteWriter w;  // a 25-byte name: one over the limit
+    w.write_u8(static_cast<std::uint8_t>(play::RoomMessage::Hello));
+    w.write_varint(play::kRoomProtocol);
+    w.write_varint(0);
+    w.write_varint(5);
+    w.write_bytes({reinterpret_cast<const std::uint8_t*>("horde"), 5});
+    w.write_varint(25);
+    const std::string name(25, 'n');
+    w.write_bytes({reinterpret_cast<const std::uint8_t*>(name.data()), name.size()});
+    c.send(w.bytes());
+    std::vector<std::uint8_t> msg;
+    std::string reason;
+    for (int i = 0; i < 1500 && reason.empty(); ++i) {
+        c.poll();
+        while (c.receive(msg)) {
+            if (!msg.empty() && msg[0] == static_cast<std::uint8_t>(play::RoomMessage::Refuse)) {
+                ASSERT_EQ(play::decode_refuse(msg, reason), WireError::Ok);
+            }
+        }
+        std::this_thread::sleep_for(2ms);
+    }
+    EXPECT_EQ(reason.rfind("hello refused (", 0), 0u) << reason;
+    EXPECT_NE(reason.find("a name is at most 24 bytes"), std::string::npos) << reason;
 }
 
 TEST(HordeRoom, GarbageBeforeAndAfterTheHelloChangesNothing) {
@@ -245,7 +317,7 @@ TEST(HordeClassroom, AWrongTokenIsRefused) {
     Console intruder(live.url, play::ClassClient::Role::Teacher, "guess");
     ASSERT_TRUE(drive_all(
         bots, {&intruder}, [&] { return intruder.client.status() == play::ClassClient::Status::Refused; }, 3000ms));
-    EXPECT_EQ(intruder.client.reason(), "wrong teacher token (the one ./vantage serve printed)");
+    EXPECT_EQ(intruder.client.reason(), "wrong teacher token: use the teacher console URL the room printed");
 }
 
 TEST(HordeClassroom, FollowersGetTheTeachersLink) {

@@ -280,13 +280,32 @@ TEST_F(RoomServerTest, ConnectionCapRefusesWithTheReason) {
     ASSERT_EQ(b.connect(url()), "");
     const std::string error = c.connect(url());
     EXPECT_NE(error.find("503"), std::string::npos) << error;
-    EXPECT_NE(error.find("room is full (2 connections)"), std::string::npos) << error;
+    EXPECT_NE(error.find("the room is full (2 connections): wait a few seconds"), std::string::npos) << error;
     EXPECT_FALSE(c.connected());
     ASSERT_TRUE(wait_for([&] { return stats().refused == 1; }));
     a.close();
     ASSERT_TRUE(wait_for([&] { return closed() == 1; }));
     RoomClient d;
     EXPECT_EQ(d.connect(url()), "");  // a seat came free
+}
+
+TEST_F(RoomServerTest, OneAddressPastItsLimitGets429WithTheReason) {
+    start({.max_per_address = 2, .limit_own_machine = true});
+    RoomClient a, b, c;
+    ASSERT_EQ(a.connect(url()), "");
+    ASSERT_EQ(b.connect(url()), "");
+    const std::string error = c.connect(url());
+    EXPECT_NE(error.find("429 too many connections from your address (2 at once): close other tabs"), std::string::npos)
+        << error;
+    EXPECT_TRUE(wait_for([&] { return stats().refused_sockets == 1; }));
+}
+
+TEST_F(RoomServerTest, TheRoomsOwnMachineIsNotHeldToThePerAddressLimit) {
+    start({.max_per_address = 2});
+    RoomClient a, b, c;
+    ASSERT_EQ(a.connect(url()), "");
+    ASSERT_EQ(b.connect(url()), "");
+    EXPECT_EQ(c.connect(url()), "");  // 127.0.0.1: the teacher's own tabs
 }
 
 TEST_F(RoomServerTest, OversizedMessageClosesOnlyThatConnection) {
@@ -496,8 +515,12 @@ protected:
         write(base_ / "web" / "sub" / "index.html", "sub");
         write(base_ / "outside" / "secret.txt", "secret");
         write(base_ / "x", "one level up");
+        write(base_ / "web" / "cmake_install.cmake", "# /home/someone/vantage/build");
+        fs::create_directories(base_ / "web" / "CMakeFiles");
+        write(base_ / "web" / "CMakeFiles" / "CMakeOutput.log", "paths of the machine");
         fs::create_symlink(base_ / "outside" / "secret.txt", base_ / "web" / "link.txt");
-        start({.web_root = (base_ / "web").string()});
+        start({.web_root = (base_ / "web").string(),
+               .files = {"index.html", "app.wasm", "app.js", "sub/index.html", "link.txt"}});
     }
     void TearDown() override {
         RoomServerTest::TearDown();
@@ -569,6 +592,75 @@ TEST_F(RoomStaticFilesTest, ServesTheGzipVariantAndAnswers304ForItsEtag) {
     // The plain variant's request does not match the gzip tag.
     const std::string other = get(port_, "/app.js", "If-None-Match: " + etag + "\r\n");
     EXPECT_EQ(status_line(other), "HTTP/1.1 200 OK");
+}
+
+TEST_F(RoomStaticFilesTest, OnlyThePagesOwnFilesAreServed) {
+    for (const char* target : {"/cmake_install.cmake", "/CMakeFiles/CMakeOutput.log", "/CMakeFiles/", "/x",
+                               "/page-files.txt", "/sub/other.html"}) {
+        const std::string r = get(port_, target);
+        EXPECT_EQ(status_line(r).substr(0, 12), "HTTP/1.1 404") << target << "\n" << r;
+        EXPECT_EQ(r.find("/home/someone"), std::string::npos) << target;
+    }
+    EXPECT_EQ(status_line(get(port_, "/sub")), "HTTP/1.1 200 OK");  // a listed directory's index
+}
+
+TEST_F(RoomStaticFilesTest, AForeignHostIsRefusedForFilesAndTheSocket) {
+    const std::string port = std::to_string(port_);
+    const std::string file =
+        http_exchange(port_, "GET / HTTP/1.1\r\nHost: evil.example:" + port + "\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(status_line(file).substr(0, 12), "HTTP/1.1 403") << file;
+    EXPECT_EQ(body(file), "this room answers only to its own addresses: open the URL the room printed\n");
+    const std::string ws = http_exchange(
+        port_, upgrade_request("/ws", "evil.example:" + port, "Origin: http://evil.example:" + port + "\r\n"));
+    EXPECT_EQ(status_line(ws).substr(0, 12), "HTTP/1.1 403") << ws;
+    const std::string none = http_exchange(port_, "GET / HTTP/1.0\r\n\r\n");
+    EXPECT_EQ(status_line(none).substr(0, 12), "HTTP/1.0 403") << none;
+    for (const std::string& host :
+         {"localhost:" + port, "LOCALHOST.:" + port, "[::1]:" + port, std::string("127.0.0.1")}) {
+        const std::string r = http_exchange(port_, "GET / HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+        EXPECT_EQ(status_line(r), "HTTP/1.1 200 OK") << host;
+    }
+}
+
+TEST(RoomServerListen, ServesTheListTheWebBuildWroteAndNeedsIt) {
+    const fs::path web = fs::temp_directory_path() / ("vantage_room_list_" + std::to_string(::getpid()));
+    fs::remove_all(web);
+    fs::create_directories(web);
+    std::ofstream(web / "index.html") << "page";
+    std::ofstream(web / "cmake_install.cmake") << "secret";
+    Recorder handler;
+    {
+        RoomServer without({.port = 0, .web_root = web.string()}, handler);
+        EXPECT_NE(without.listen().find("page-files.txt"), std::string::npos);
+    }
+    std::ofstream(web / "page-files.txt") << "index.html\n";
+    RoomServer server({.port = 0, .web_root = web.string()}, handler);
+    handler.server = &server;
+    ASSERT_EQ(server.listen(), "");
+    std::thread t([&] { server.run(); });
+    EXPECT_EQ(body(get(server.port(), "/")), "page");
+    EXPECT_EQ(status_line(get(server.port(), "/cmake_install.cmake")).substr(0, 12), "HTTP/1.1 404");
+    server.stop();
+    t.join();
+    fs::remove_all(web);
+}
+
+TEST(RoomServerListen, AnswersToTheHostsItIsGiven) {
+    Recorder handler;
+    RoomServer server({.port = 0, .hosts = {"192.0.2.7", "Room.Lan"}}, handler);
+    handler.server = &server;
+    ASSERT_EQ(server.listen(), "");
+    std::thread t([&] { server.run(); });
+    for (const char* host : {"192.0.2.7:8000", "room.lan", "127.0.0.1"}) {
+        const std::string r = http_exchange(
+            server.port(), "GET / HTTP/1.1\r\nHost: " + std::string(host) + "\r\nConnection: close\r\n\r\n");
+        EXPECT_EQ(status_line(r).substr(0, 12), "HTTP/1.1 404") << host;  // let in; no files
+    }
+    const std::string r =
+        http_exchange(server.port(), "GET / HTTP/1.1\r\nHost: 192.0.2.8\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(status_line(r).substr(0, 12), "HTTP/1.1 403") << r;
+    server.stop();
+    t.join();
 }
 
 }  // namespace

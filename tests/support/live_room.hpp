@@ -29,6 +29,7 @@ struct LiveRoom {
         net.port = 0;
         net.tick_hz = options.tick_hz;
         net.max_message_bytes = 16 * 1024;
+        net.max_connections = options.connection_budget();
         server = std::make_unique<RoomServer>(net, room);
         room.attach(*server);
         const std::string e = server->listen();
