@@ -18,79 +18,8 @@ namespace {
     return true;
 }
 
-// v with room for n keys: a caller's buffer (the plan's lists) grows to the history's room.
-void reserve_at_least(std::vector<std::uint64_t>& v, std::size_t n, std::size_t room) {
-    if (v.capacity() < n) v.reserve(std::max(n, room));
-}
-
-// out = what write(first) writes from first on, at most bound keys. The set algorithms write
-// through a pointer into the sized buffer: a back_inserter is a capacity check per key, and
-// clang leaves its operator= out of line in wasm, a call per key.
-template <class Write>
-void write_keys(std::vector<std::uint64_t>& out, std::size_t bound, Write write) {
-    out.clear();
-    out.resize(bound);
-    out.resize(static_cast<std::size_t>(write(out.data()) - out.data()));
-}
-
-using Keys = std::span<const std::uint64_t>;
-
-// The parts of two sets a set operation keeps.
-enum SetPart : unsigned { kOnlyA = 1, kBoth = 2, kOnlyB = 4 };
-
-// out = the keys of a and b that lie in the parts `keep` names, both ascending. The lists are
-// mostly the same keys (a frame's set against the last one's, or against what was
-// acknowledged: a few dozen changes in a thousand), so the walk tests equality first: one
-// well-predicted compare per shared key, where the standard algorithms test less-than both
-// ways. It walks local pointers: natively a key stored through the output may alias a span's
-// size (both 64-bit integers), which made every store reload both spans.
-template <unsigned keep>
-void keep_parts(Keys a, Keys b, std::vector<std::uint64_t>& out) {
-    constexpr bool only_both = keep == kBoth;
-    const std::size_t bound =
-        only_both ? std::min(a.size(), b.size()) : ((keep & kOnlyA) ? a.size() : 0) + ((keep & kOnlyB) ? b.size() : 0);
-    write_keys(out, bound, [a, b](std::uint64_t* o) {
-        const std::uint64_t *i = a.data(), *const i_end = i + a.size();
-        const std::uint64_t *j = b.data(), *const j_end = j + b.size();
-        while (i != i_end && j != j_end) {
-            const std::uint64_t x = *i, y = *j;
-            if (x == y) {
-                if constexpr ((keep & kBoth) != 0) *o++ = x;
-                ++i;
-                ++j;
-            } else if (x < y) {
-                if constexpr ((keep & kOnlyA) != 0) *o++ = x;
-                ++i;
-            } else {
-                if constexpr ((keep & kOnlyB) != 0) *o++ = y;
-                ++j;
-            }
-        }
-        if constexpr ((keep & kOnlyA) != 0) o = std::copy(i, i_end, o);
-        if constexpr ((keep & kOnlyB) != 0) o = std::copy(j, j_end, o);
-        return o;
-    });
-}
-
-// out = a - b, both ascending.
-void difference(Keys a, Keys b, std::vector<std::uint64_t>& out) {
-    keep_parts<kOnlyA>(a, b, out);
-}
-
-// out = a and b, both ascending.
-void intersection(Keys a, Keys b, std::vector<std::uint64_t>& out) {
-    keep_parts<kBoth>(a, b, out);
-}
-
-// out = a or b, both ascending.
-void union_of(Keys a, Keys b, std::vector<std::uint64_t>& out) {
-    keep_parts<kOnlyA | kBoth | kOnlyB>(a, b, out);
-}
-
-// out = a and b merged, disjoint and ascending.
-void merge(Keys a, Keys b, std::vector<std::uint64_t>& out) {
-    write_keys(out, a.size() + b.size(),
-               [&](std::uint64_t* first) { return std::merge(a.begin(), a.end(), b.begin(), b.end(), first); });
+constexpr std::uint32_t slot_index(std::uint64_t packed) {
+    return static_cast<std::uint32_t>(packed >> 16);
 }
 
 }  // namespace
@@ -104,6 +33,7 @@ std::string_view DeltaBaselineOptions::validate() const {
     if (max_frame_bytes < kMinFrameBytes || max_frame_bytes > kMaxFrameBytesLimit)
         return "max_frame_bytes must be in [64, 65507]";
     if (entered_value_bytes > 16) return "entered_value_bytes must be in [0, 16]";
+    if (max_keys < 1) return "max_keys must be >= 1";
     return {};
 }
 
@@ -120,8 +50,7 @@ std::size_t DeltaBaselineOptions::history_for(double round_trip_ms, double jitte
 
 DeltaBaseline::DeltaBaseline(const DeltaBaselineOptions& options) : options_(options) {
     VANTAGE_ASSERT_VALID(options, "DeltaBaseline: invalid DeltaBaselineOptions");
-    options_.history = std::clamp<std::size_t>(options_.history, 1, AckWindow::kWindow);
-    ring_.resize(options_.history);
+    ring_.resize(kRing);
 }
 
 // --- flow control -----------------------------------------------------------------------------
@@ -146,72 +75,120 @@ bool DeltaBaseline::should_send(double now_ms) {
     return false;
 }
 
-// --- history ------------------------------------------------------------------------------------
+// --- bookkeeping --------------------------------------------------------------------------------
 
-const DeltaBaseline::Sent& DeltaBaseline::sent_at(std::size_t i) const {
-    return ring_[(ring_head_ + i) % ring_.size()];
+DeltaBaseline::Sent* DeltaBaseline::find_sent(std::uint64_t seq) {
+    Sent& s = ring_[seq % kRing];
+    return s.live && s.seq == seq ? &s : nullptr;
 }
 
 const DeltaBaseline::Sent* DeltaBaseline::find_sent(std::uint64_t seq) const {
-    if (ring_count_ == 0) return nullptr;
-    // Entries are consecutive sequences within an epoch, so the position is arithmetic.
-    const std::uint64_t oldest = sent_at(0).seq;
-    if (seq < oldest || seq - oldest >= ring_count_) return nullptr;
-    const Sent& s = sent_at(static_cast<std::size_t>(seq - oldest));
-    return s.seq == seq ? &s : nullptr;
+    const Sent& s = ring_[seq % kRing];
+    return s.live && s.seq == seq ? &s : nullptr;
 }
 
-DeltaBaseline::Sent& DeltaBaseline::push_sent() {
-    if (ring_count_ == ring_.size()) {
-        newest_trimmed_ = ring_[ring_head_].seq;
-        Sent& reused = ring_[ring_head_];
-        ring_head_ = (ring_head_ + 1) % ring_.size();
-        return reused;
+DeltaBaseline::Slot* DeltaBaseline::find_slot(std::uint32_t index) {
+    const auto it = std::lower_bound(slots_.begin(), slots_.end(), index,
+                                     [](const Slot& s, std::uint32_t i) { return s.index < i; });
+    return it != slots_.end() && it->index == index ? &*it : nullptr;
+}
+
+void DeltaBaseline::set_sent(Slot& slot, std::uint64_t value, std::uint64_t seq) {
+    if (slot.named && slot.sent != kEmpty) sent_digest_.remove(slot.sent);
+    if (value != kEmpty) {
+        sent_digest_.insert(value);
+        slot.name = value;
     }
-    ++ring_count_;
-    return ring_[(ring_head_ + ring_count_ - 1) % ring_.size()];
+    slot.sent = value;
+    slot.sent_seq = seq;
+    slot.named = true;
 }
 
-void DeltaBaseline::recount_unacked() {
-    unacked_ = 0;
-    for (std::size_t i = 0; i < ring_count_; ++i) {
-        if (!window_ || sent_at(i).seq > *window_->newest()) ++unacked_;
+void DeltaBaseline::set_held(Slot& slot, std::uint64_t value, std::uint64_t seq) {
+    if (slot.confirmed && slot.held != kEmpty) held_digest_.remove(slot.held);
+    if (value != kEmpty) held_digest_.insert(value);
+    slot.held = value;
+    slot.held_seq = seq;
+    slot.confirmed = true;
+    if (slot.unknowable) {
+        // A mention newer than the one that left the window unconfirmed: what that one said
+        // no longer matters.
+        slot.unknowable = false;
+        unknowable_ -= 1;
     }
 }
 
-void DeltaBaseline::make_room(std::size_t n) {
-    if (n <= room_) return;
-    // Every buffer at once, to the next power of two: the history's buffers take turns, and
-    // growing them one by one would spread the allocations over the next `history` frames.
-    room_ = std::bit_ceil(n);
-    for (Sent& s : ring_) s.keys.reserve(room_);
-    for (std::vector<std::uint64_t>* v : {&acked_, &send_base_, &assumed_held_, &scratch_, &target_, &must_enter_,
-                                          &must_leave_, &may_enter_, &may_leave_, &progress_, &taken_})
-        v->reserve(room_);
+void DeltaBaseline::confirm(Sent& s) {
+    s.received = true;
+    if (next_seq_ - s.seq > options_.history) counters_.late_acks += 1;
+    for (const Mention& m : s.mentions) {
+        Slot* slot = find_slot(m.index);
+        // No record: the slot settled empty on a newer mention, so this older word is moot.
+        if (slot && (!slot->confirmed || s.seq > slot->held_seq)) set_held(*slot, m.value, s.seq);
+    }
+}
+
+void DeltaBaseline::retire(Sent& s) {
+    if (!s.live) return;
+    s.live = false;
+    if (s.received) return;
+    // It may still arrive, and no report will ever say: where it was the newest word the
+    // client may have, what the client holds there is unknowable until a newer one arrives.
+    for (const Mention& m : s.mentions) {
+        Slot* slot = find_slot(m.index);
+        if (slot && !slot->unknowable && (!slot->confirmed || s.seq > slot->held_seq)) {
+            slot->unknowable = true;
+            unknowable_ += 1;
+        }
+    }
+}
+
+bool DeltaBaseline::lost(const Slot& slot) const {
+    if (slot.unknowable || !find_sent(slot.sent_seq)) return true;
+    // A newer frame was reported and this one was not (any received only; the contiguous
+    // frontier ignores what arrived past a gap, so only the timeout resends there).
+    return options_.frontier == AckFrontier::AnyReceived && reported_ && *reported_ > slot.sent_seq;
+}
+
+bool DeltaBaseline::waiting(const Slot& slot) const {
+    return !lost(slot) && next_seq_ - slot.sent_seq <= options_.history;
+}
+
+std::size_t DeltaBaseline::unacked() const {
+    std::size_t n = 0;
+    for (const Sent& s : ring_) {
+        if (s.live && (!reported_ || s.seq > *reported_)) ++n;
+    }
+    return n;
+}
+
+std::size_t DeltaBaseline::unsettled() const {
+    std::size_t n = 0;
+    for (const Slot& slot : slots_) {
+        if (!slot.named || !slot.confirmed || slot.held_seq != slot.sent_seq || slot.unknowable) ++n;
+    }
+    return n;
 }
 
 // --- lifecycle ----------------------------------------------------------------------------------
 
-void DeltaBaseline::clear_epoch() {
-    ring_head_ = 0;
-    ring_count_ = 0;
-    newest_trimmed_.reset();
-    acked_seq_.reset();
-    acked_.clear();
-    acked_digest_ = 0;
-    window_.reset();
-    unacked_ = 0;
-}
-
 void DeltaBaseline::rebuild() {
-    // A new epoch: nothing sent before this point may become a baseline again.
-    clear_epoch();
+    // A new epoch: the client clears itself on its first frame of it, so nothing it held
+    // before matters and no acknowledgement from before may confirm anything.
+    epoch_ = next_seq_;
+    slots_.clear();
+    for (Sent& s : ring_) s.live = false;
+    reported_.reset();
+    contiguous_.reset();
+    sent_digest_.clear();
+    held_digest_.clear();
+    unknowable_ = 0;
+    cursor_ = 0;
     needs_full_ = false;
     counters_.full_rebuilds += 1;
 }
 
 void DeltaBaseline::reset() {
-    clear_epoch();
     needs_full_ = true;
     grace_started_ = false;
     last_heard_ms_.reset();
@@ -230,116 +207,6 @@ std::size_t DeltaBaseline::frame_bytes(const DeltaPlan& plan) const {
     return delta_frame_bytes(plan, options_.entered_value_bytes);
 }
 
-void DeltaBaseline::plan_full(std::span<const std::uint64_t> current, DeltaPlan& out) {
-    out.full_baseline = true;
-    out.baseline_seq.reset();
-    out.left.clear();
-    const std::size_t max = limit_;
-    const std::size_t value = options_.entered_value_bytes;
-    std::size_t n = current.size();
-    if (delta_frame_bytes(out.seq, std::nullopt, current, {}, value) > max) {
-        // The longest prefix that fits; a frame only grows with its prefix, so bisect. The
-        // empty prefix fits (validate() keeps room for a header and one key).
-        std::size_t lo = 0;
-        std::size_t hi = n;
-        while (hi - lo > 1) {
-            const std::size_t mid = lo + (hi - lo) / 2;
-            (delta_frame_bytes(out.seq, std::nullopt, current.first(mid), {}, value) <= max ? lo : hi) = mid;
-        }
-        n = lo;
-        counters_.spread_frames += 1;
-    }
-    make_room(n);
-    reserve_at_least(out.entered, n, room_);
-    out.entered.assign(current.begin(), current.begin() + static_cast<std::ptrdiff_t>(n));
-    target_.assign(out.entered.begin(), out.entered.end());
-}
-
-bool DeltaBaseline::plan_diff(std::span<const std::uint64_t> current, std::span<const std::uint64_t> certain,
-                              std::span<const std::uint64_t> held, DeltaPlan& out) {
-    const std::size_t max = limit_;
-    const std::size_t value = options_.entered_value_bytes;
-    out.full_baseline = false;
-    // The caller made room for current + held: no buffer (certain and held among them) moves.
-    reserve_at_least(out.entered, current.size(), room_);
-    reserve_at_least(out.left, held.size(), room_);
-    difference(current, certain, out.entered);
-    difference(held, current, out.left);
-    const std::size_t diff_bytes = frame_bytes(out);
-    // Pricing the whole set is a pass over it, skipped when even its floor is no smaller than
-    // the diff (the steady state: a few changes against a large set).
-    const bool full_may_be_smaller =
-        delta_frame_bytes_floor(out.seq, std::nullopt, current.size(), 0, value) < diff_bytes;
-    const std::size_t full_bytes =
-        full_may_be_smaller ? delta_frame_bytes(out.seq, std::nullopt, current, {}, value) : 0;
-    if (full_may_be_smaller && full_bytes <= max && full_bytes < diff_bytes) {
-        // Far behind (or many changes in flight): the whole set says it in fewer bytes. A full
-        // baseline is an exact state like any other, so the epoch continues.
-        out.full_baseline = true;
-        out.baseline_seq.reset();
-        out.left.clear();
-        out.entered.assign(current.begin(), current.end());
-        target_.assign(current.begin(), current.end());
-        counters_.full_smaller_frames += 1;
-        return true;
-    }
-    if (diff_bytes <= max) {
-        target_.assign(current.begin(), current.end());
-        return true;
-    }
-
-    // Spread. Uncertain keys (possibly held, not certainly) must be named whatever the
-    // target, or the client's state after this frame would not be one known set; the other
-    // changes are progress, and as many as fit go, in key order from the cursor.
-    difference(held, certain, scratch_);
-    intersection(out.entered, scratch_, must_enter_);
-    intersection(out.left, scratch_, must_leave_);
-    difference(out.entered, scratch_, may_enter_);
-    difference(out.left, scratch_, may_leave_);
-    merge(may_enter_, may_leave_, progress_);
-
-    const std::size_t p = progress_.size();
-    const std::size_t start =
-        static_cast<std::size_t>(std::lower_bound(progress_.begin(), progress_.end(), cursor_) - progress_.begin());
-    // The first k changes from the cursor on, wrapping, into out: progress_[0, k - tail) and
-    // progress_[start, start + tail), the first below the second. Each list of progress keeps
-    // its part of those two key ranges, merged with its mandatory keys: linear in the lists.
-    auto take = [&](std::size_t k) {
-        const std::size_t tail = std::min(k, p - start);
-        auto pick = [&](const std::vector<std::uint64_t>& must, const std::vector<std::uint64_t>& may,
-                        std::vector<std::uint64_t>& list) {
-            // Where the keys from progress_[i] on begin in may.
-            auto cut = [&](std::size_t i) {
-                return i >= p ? may.end() : std::lower_bound(may.begin(), may.end(), progress_[i]);
-            };
-            const auto head_end = cut(k - tail);
-            const auto tail_begin = cut(start);
-            const auto tail_end = cut(start + tail);
-            taken_.assign(may.begin(), head_end);
-            taken_.insert(taken_.end(), tail_begin, tail_end);
-            merge(must, taken_, list);
-        };
-        pick(must_enter_, may_enter_, out.entered);
-        pick(must_leave_, may_leave_, out.left);
-        return frame_bytes(out);
-    };
-    if (take(0) > max) return false;
-    std::size_t lo = 0;
-    std::size_t hi = p;  // take(p) is the whole diff, which does not fit
-    while (hi - lo > 1) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        (take(mid) <= max ? lo : hi) = mid;
-    }
-    take(lo);
-    if (lo > 0) cursor_ = progress_[(start + lo - 1) % p] + 1;
-    counters_.spread_frames += 1;
-    // target = (certain + entered) - left: certain keys not retracted yet stay, changes not
-    // carried yet wait.
-    union_of(certain, out.entered, scratch_);
-    difference(scratch_, out.left, target_);
-    return true;
-}
-
 void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out) {
     plan(current, out, options_.max_frame_bytes);
 }
@@ -349,61 +216,119 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
     VANTAGE_ASSERT_HOT(strictly_ascending(current),
                        "DeltaBaseline::plan: keys must be ascending and unique (sort the relevant set first)");
     const bool recovering = options_.policy == RecoveryPolicy::Acked;
-    const bool stale = recovering && acked_seq_ && newest_trimmed_ && *newest_trimmed_ > *acked_seq_;
-    const bool rebuilding = needs_full_ || stale;
+    bool stale = false;
+    if (recovering && options_.frontier == AckFrontier::Contiguous && epoch_ && reported_) {
+        // The first frame past the contiguous frontier: reported around and still missing
+        // after a history's worth of frames, it will never let the frontier move.
+        const std::uint64_t gap = contiguous_ ? *contiguous_ + 1 : *epoch_;
+        stale = *reported_ > gap && next_seq_ - gap > options_.history;
+    }
     if (stale && !needs_full_) counters_.stale_rebuilds += 1;
-    if (rebuilding) rebuild();
-    const bool unknown = recovering && !acked_seq_;
+    if (needs_full_ || stale || !epoch_) rebuild();
 
     out.seq = next_seq_++;
-    out.full_baseline = rebuilding || unknown;
-    if (unknown && !rebuilding && ring_count_ > 0) counters_.unacked_full_frames += 1;
+    out.full_baseline = out.seq == *epoch_;
     out.baseline_seq.reset();
+    if (!out.full_baseline && recovering) out.baseline_seq = epoch_;
     out.entered.clear();
     out.left.clear();
 
-    if (out.full_baseline) {
-        plan_full(current, out);
-    } else if (recovering) {
-        // Send against the least the client can hold, retract against the most.
-        make_room(acked_.size());
-        send_base_.assign(acked_.begin(), acked_.end());
-        assumed_held_.assign(acked_.begin(), acked_.end());
-        for (std::size_t i = 0; i < ring_count_; ++i) {
-            const Sent& s = sent_at(i);
-            if (s.seq <= *acked_seq_) continue;
-            make_room(std::min(send_base_.size(), s.keys.size()));
-            intersection(send_base_, s.keys, scratch_);
-            send_base_.swap(scratch_);
-            make_room(assumed_held_.size() + s.keys.size());
-            union_of(assumed_held_, s.keys, scratch_);
-            assumed_held_.swap(scratch_);
+    // Every slot current or possibly held, in index order, and those to name this frame.
+    next_slots_.clear();
+    todo_.clear();
+    std::size_t i = 0, j = 0;
+    while (i < slots_.size() || j < current.size()) {
+        Slot slot;
+        std::uint64_t want = kEmpty;
+        if (j == current.size() || (i < slots_.size() && slots_[i].index < slot_index(current[j]))) {
+            slot = slots_[i++];
+        } else {
+            want = current[j++];
+            if (i < slots_.size() && slots_[i].index == slot_index(want)) {
+                slot = slots_[i++];
+            } else {
+                slot.index = slot_index(want);
+            }
         }
-        out.baseline_seq = acked_seq_;
-        make_room(current.size() + assumed_held_.size());
-        if (!plan_diff(current, send_base_, assumed_held_, out)) {
-            // More uncertain keys than a frame holds: start over from a full baseline.
-            counters_.oversize_rebuilds += 1;
-            rebuild();
-            plan_full(current, out);
+        bool name = false;
+        if (!slot.named) {
+            name = want != kEmpty;
+        } else if (want != slot.sent) {
+            name = true;
+        } else if (!(slot.confirmed && slot.held_seq == slot.sent_seq && !slot.unknowable)) {
+            name = !waiting(slot);
+        } else if (want == kEmpty) {
+            continue;  // settled empty: nothing to remember
         }
-    } else {
-        // Naive: against the last frame sent, whether or not it arrived (nothing uncertain).
-        make_room(current.size() + (ring_count_ > 0 ? sent_at(ring_count_ - 1).keys.size() : 0));
-        const std::span<const std::uint64_t> last = ring_count_ > 0
-                                                        ? std::span<const std::uint64_t>(sent_at(ring_count_ - 1).keys)
-                                                        : std::span<const std::uint64_t>{};
-        plan_diff(current, last, last, out);
+        if (!slot.named && want == kEmpty) continue;
+        next_slots_.push_back(slot);
+        if (name) {
+            // A slot is one item: its new occupant replaces the old in one entered key, and
+            // emptying it is one left key naming the occupant last named.
+            const bool resend = slot.named && want == slot.sent;
+            todo_.push_back(
+                Todo{next_slots_.size() - 1, want != kEmpty ? want : slot.name, want != kEmpty, resend && lost(slot)});
+        }
     }
 
-    const std::uint64_t digest = SetDigest::from_keys(target_).digest();
-    out.digest = digest;
-    Sent& s = push_sent();
-    s.seq = out.seq;
-    s.digest = digest;
-    make_room(target_.size());
-    s.keys.assign(target_.begin(), target_.end());
-    recount_unacked();
+    // As many as fit, in index order from the cursor (wrapping): todo_[start, start + tail) and
+    // then todo_[0, k - tail), listed lowest first.
+    const std::size_t p = todo_.size();
+    const std::size_t start = static_cast<std::size_t>(
+        std::lower_bound(todo_.begin(), todo_.end(), cursor_,
+                         [&](const Todo& t, std::uint32_t c) { return next_slots_[t.slot].index < c; }) -
+        todo_.begin());
+    auto take = [&](std::size_t k) {
+        out.entered.clear();
+        out.left.clear();
+        const std::size_t tail = std::min(k, p - start);
+        auto add = [&](std::size_t t) { (todo_[t].enters ? out.entered : out.left).push_back(todo_[t].key); };
+        for (std::size_t t = 0; t < k - tail; ++t) add(t);
+        for (std::size_t t = start; t < start + tail; ++t) add(t);
+        return out.entered.size() <= options_.max_keys && out.left.size() <= options_.max_keys &&
+               frame_bytes(out) <= limit_;
+    };
+    std::size_t k = p;
+    if (!take(p)) {
+        // The empty frame fits (validate() keeps room for a header); a frame only grows with
+        // its part, so bisect.
+        std::size_t lo = 0, hi = p;
+        while (hi - lo > 1) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            (take(mid) ? lo : hi) = mid;
+        }
+        k = lo;
+        take(k);
+        counters_.spread_frames += 1;
+        if (k > 0) {
+            const std::size_t last = k <= p - start ? start + k - 1 : k - (p - start) - 1;
+            cursor_ = next_slots_[todo_[last].slot].index + 1;
+        }
+    }
+
+    // Record what was named, in the slots and in the window.
+    Sent& sent = ring_[out.seq % kRing];
+    slots_.swap(next_slots_);  // find_slot() now sees this frame's slots; retire() needs them
+    retire(sent);
+    sent.seq = out.seq;
+    sent.live = true;
+    sent.received = false;
+    sent.mentions.clear();
+    const std::size_t tail = std::min(k, p - start);
+    auto record = [&](std::size_t t) {
+        const Todo& todo = todo_[t];
+        Slot& slot = slots_[todo.slot];
+        const std::uint64_t want = todo.enters ? todo.key : kEmpty;
+        if (slot.named && want == slot.sent) (todo.lost ? counters_.resent_lost : counters_.resent_timeout) += 1;
+        set_sent(slot, want, out.seq);
+        if (!recovering) set_held(slot, want, out.seq);  // Naive: assume it arrived
+        sent.mentions.push_back(Mention{slot.index, want});
+    };
+    for (std::size_t t = 0; t < k - tail; ++t) record(t);
+    for (std::size_t t = start; t < start + tail; ++t) record(t);
+    std::sort(sent.mentions.begin(), sent.mentions.end(),
+              [](const Mention& a, const Mention& b) { return a.index < b.index; });
+    out.digest = sent_digest_.digest();
 }
 
 // --- acknowledgements ---------------------------------------------------------------------------
@@ -420,41 +345,43 @@ AckOutcome DeltaBaseline::observe_ack(const AckReport& report, double now_ms) {
     }
     last_heard_ms_ = now_ms;
     if (options_.policy == RecoveryPolicy::Naive) return AckOutcome::Ignored;
+    // A report from before this epoch began says nothing about it, nor one while a rebuild is
+    // pending (the next frame starts a new epoch).
+    if (!epoch_ || needs_full_ || report.newest < *epoch_) return AckOutcome::Unchanged;
     const AckWindow window = AckWindow::from_encoded(report.newest, report.mask);
     AckOutcome outcome = AckOutcome::Unchanged;
-    std::optional<std::uint64_t> base;
-    if (acked_seq_ && options_.frontier == AckFrontier::Contiguous) {
-        base = window.contiguous_base(*acked_seq_ + 1);
-    } else {
-        // The newest frame of this epoch that arrived. At cold start every frame so far was
-        // a full baseline, so this is a state the client holds exactly. With AnyReceived it is
-        // sound later too: every delta names an acknowledged baseline the client held when the
-        // delta arrived, and the two baselines make one frame enough to reach its state.
-        for (std::size_t i = ring_count_; i > 0; --i) {
-            if (window.contains(sent_at(i - 1).seq)) {
-                base = sent_at(i - 1).seq;
-                break;
+    const std::uint64_t oldest = std::max(*epoch_, report.newest >= kRing ? report.newest - kRing + 1 : 0);
+    if (options_.frontier == AckFrontier::AnyReceived) {
+        for (std::uint64_t seq = oldest; seq <= report.newest; ++seq) {
+            Sent* s = find_sent(seq);
+            if (s && !s->received && window.contains(seq)) {
+                confirm(*s);
+                outcome = AckOutcome::Advanced;
             }
         }
-    }
-    if (!base && newest_trimmed_ && report.newest <= *newest_trimmed_) counters_.acks_outside_history += 1;
-    if (base && (!acked_seq_ || *base > *acked_seq_)) {
-        if (const Sent* s = find_sent(*base)) {
-            make_room(s->keys.size());
-            acked_.assign(s->keys.begin(), s->keys.end());
-            acked_seq_ = s->seq;
-            acked_digest_ = s->digest;
-            outcome = AckOutcome::Advanced;
+    } else {
+        const std::uint64_t first = contiguous_ ? *contiguous_ + 1 : *epoch_;
+        if (const std::optional<std::uint64_t> base =
+                first <= report.newest ? window.contiguous_base(first) : std::nullopt) {
+            for (std::uint64_t seq = first; seq <= *base; ++seq) {
+                if (Sent* s = find_sent(seq); s && !s->received) {
+                    confirm(*s);
+                    outcome = AckOutcome::Advanced;
+                }
+            }
+            contiguous_ = *base;
         }
     }
-    // Only a gapless report describes exactly the acked state; check it on every such report.
-    if (acked_seq_ && *acked_seq_ == report.newest && acked_digest_ != report.digest) {
+    if (!reported_ || report.newest > *reported_) reported_ = report.newest;
+    // The client's digest against what the reports prove it holds: on the newest report only,
+    // when no acknowledgement is unknowable and (Contiguous) nothing arrived past a gap.
+    const bool provable = report.newest == *reported_ && unknowable_ == 0 &&
+                          (options_.frontier == AckFrontier::AnyReceived || contiguous_ == report.newest);
+    if (provable && held_digest_.digest() != report.digest) {
         needs_full_ = true;
         counters_.drift_detections += 1;
         outcome = AckOutcome::Drift;
     }
-    if (!window_ || report.newest >= *window_->newest()) window_ = window;
-    recount_unacked();
     return outcome;
 }
 

@@ -28,7 +28,8 @@ DeltaBaselineOptions DeltaStreamOptions::baseline() const {
                            .stalled_after_ms = stalled_after_ms,
                            .keepalive_every_ms = keepalive_every_ms,
                            .max_frame_bytes = max_frame_bytes,
-                           .entered_value_bytes = 0};
+                           .entered_value_bytes = 0,
+                           .max_keys = max_keys};
     // The bound is only meaningful for a valid wire; validate() reports a bad one.
     if (positions && std::isfinite(position_max_abs) && position_max_abs > 0.0f && wire().validate().empty())
         o.entered_value_bytes = wire().position_bytes_bound(position_max_abs);

@@ -190,7 +190,7 @@ void HordeSim::reset(std::uint64_t seed) {
             config.frontier.value_or(settings_.any_received ? AckFrontier::AnyReceived : AckFrontier::Contiguous);
         // History from time: at least 24 frames, more when the round trip (both ways, with
         // jitter) at the send rate needs it. Sized at restart; a latency raised live beyond it
-        // shows on acks_outside_history and unacked_full_frames.
+        // shows on late_acks (changes then go twice).
         const std::size_t history = std::max<std::size_t>(
             24, DeltaBaselineOptions::history_for(2.0 * settings_.latency_ms, 2.0 * settings_.jitter_ms,
                                                   1000.0 / std::clamp(settings_.send_hz, 1.0, 60.0)));
@@ -433,12 +433,13 @@ void HordeSim::meters(std::vector<Meter>& out) const {
     for (std::size_t i = 0; i < lanes_.size(); ++i) {
         const HordeLane& lane = *lanes_[i];
         const std::string p = lane.config_.name + ".";
-        std::uint64_t mismatches = 0, lost = 0, rebuilds = 0, stale = 0, decode_errors = 0, outside = 0;
-        std::uint64_t unacked_full = 0, spread = 0, refused = 0, unresolved = 0;
+        std::uint64_t mismatches = 0, lost = 0, rebuilds = 0, stale = 0, decode_errors = 0, late = 0;
+        std::uint64_t resent = 0, spread = 0, refused = 0, unresolved = 0;
         std::size_t largest = 0;
         for (const auto& seat : lane.seats_) {
-            outside += seat->server.baseline().counters().acks_outside_history;
-            unacked_full += seat->server.baseline().counters().unacked_full_frames;
+            const DeltaBaselineCounters& c = seat->server.baseline().counters();
+            late += c.late_acks;
+            resent += c.resent_lost + c.resent_timeout;
             spread += seat->server.baseline().counters().spread_frames;
             refused += seat->server.refused_frames();
             unresolved += seat->client.unresolved();
@@ -470,12 +471,11 @@ void HordeSim::meters(std::vector<Meter>& out) const {
         out.push_back({p + "err_mean_px", "px", lane.err_.window_mean()});
         out.push_back({p + "err_worst_px", "px", lane.err_worst_recent_});
         out.push_back({p + "stale_refs", "", static_cast<double>(stale)});
-        // Acknowledgements that came back after their frames left the history: nonzero and
-        // growing means the history is shorter than the round trip (every frame full).
-        out.push_back({p + "acks_outside_history", "", static_cast<double>(outside)});
-        // Full sets sent because nothing of the epoch was acknowledged yet: growing with
-        // acks_outside_history, every frame is full (history shorter than the round trip).
-        out.push_back({p + "unacked_full_frames", "", static_cast<double>(unacked_full)});
+        // Frames acknowledged after their retransmission timeout: nonzero and growing means the
+        // history is shorter than the round trip (changes are sent twice).
+        out.push_back({p + "late_acks", "", static_cast<double>(late)});
+        // Enemies named again because the frame that named them was lost or timed out.
+        out.push_back({p + "resent", "", static_cast<double>(resent)});
         // Frames that carried part of a change too large for one datagram (the rest follows).
         out.push_back({p + "spread_frames", "", static_cast<double>(spread)});
         out.push_back({p + "largest_packet_bytes", "B", static_cast<double>(largest)});
@@ -532,11 +532,10 @@ std::span<const MeterInfo> HordeSim::glossary() const {
         {"err_mean_px", "mean error", "mean distance between a held enemy and its true position"},
         {"err_worst_px", "worst error", "largest distance between a held enemy and its true position, recently"},
         {"stale_refs", "stale keys", "references to an enemy slot since reused (generation mismatch), caught"},
-        {"acks_outside_history", "acks outside history",
-         "acknowledgements of frames already gone from the server's history"},
+        {"late_acks", "late acks",
+         "frames acknowledged after their retransmission timeout (history shorter than the round trip)"},
         {"decode_errors", "decode errors", "frames the client refused as malformed"},
-        {"unacked_full_frames", "unacked full frames",
-         "full baselines sent because nothing the client acknowledged was left in history"},
+        {"resent", "resent", "enemies named again because the frame that named them was lost or timed out"},
         {"spread_frames", "spread frames", "frames that carried part of a set too large for one datagram"},
         {"largest_packet_bytes", "largest packet", "the largest packet sent to a client of this lane"},
         {"refused_frames", "refused frames", "frames the encoder refused (they would not fit or decode)"},

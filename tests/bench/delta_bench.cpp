@@ -28,7 +28,7 @@ void BM_DeltaLossTable(benchmark::State& state) {
     constexpr int kWarmFrames = 48;
     constexpr int kMeasuredFrames = 480;
     double bytes_down = 0, bytes_up = 0, phantoms = 0, missing = 0, held_sum = 0, relevant_sum = 0;
-    double mismatches = 0, rebuilds = 0, entered = 0, largest = 0, spread = 0, full_smaller = 0, failures = 0;
+    double mismatches = 0, rebuilds = 0, entered = 0, largest = 0, spread = 0, resent = 0, failures = 0;
     for (auto _ : state) {
         ChurnWorld world({.seed = 7,
                           .entities = 3000,
@@ -76,7 +76,7 @@ void BM_DeltaLossTable(benchmark::State& state) {
         entered += frames;
         largest = std::max(largest, static_cast<double>(lane.largest_frame()));
         spread += static_cast<double>(lane.baseline().counters().spread_frames);
-        full_smaller += static_cast<double>(lane.baseline().counters().full_smaller_frames);
+        resent += static_cast<double>(lane.baseline().counters().resent_lost + lane.baseline().counters().resent_timeout);
         failures += static_cast<double>(lane.encode_failures());
     }
     const double runs = static_cast<double>(state.iterations());
@@ -93,7 +93,7 @@ void BM_DeltaLossTable(benchmark::State& state) {
     state.counters["frames"] = entered / runs;
     state.counters["largest_frame"] = largest;
     state.counters["spread_frames"] = spread / runs;
-    state.counters["full_smaller_frames"] = full_smaller / runs;
+    state.counters["resent"] = resent / runs;
     state.counters["encode_failures"] = failures / runs;
 }
 BENCHMARK(BM_DeltaLossTable)

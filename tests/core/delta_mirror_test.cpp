@@ -254,7 +254,7 @@ struct OracleMirror {
             Slot& s = slots[k.index];
             if (s.touched > f.seq) continue;
             s.touched = f.seq;
-            if (s.value && s.generation == k.generation) s.value.reset();
+            s.value.reset();  // a retraction empties the slot, whatever occupant it held
         }
         for (std::size_t i = 0; i < f.entered.size(); ++i) {
             const SlotKey k = *SlotKey::decode(f.entered[i]);

@@ -253,7 +253,7 @@ inline OracleDraw draw_oracle_conditions(std::uint64_t seed) {
         d.link.burst_enter = rng.range(0.01f, 0.1f);
         d.link.burst_exit = rng.range(0.1f, 0.5f);
     }
-    d.link.latency_ms = rng.range(0.0f, 80.0f);
+    d.link.latency_ms = rng.range(0.0f, 300.0f);
     d.link.jitter_ms = rng.range(0.0f, 40.0f);
     d.link.reorder = rng.chance(0.5f) ? rng.range(0.0f, 0.3f) : 0.0f;
     d.link.reorder_ms = rng.range(0.0f, 60.0f);

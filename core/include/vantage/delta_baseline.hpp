@@ -1,52 +1,51 @@
-// DeltaBaseline: what one subscriber must be told this frame, and against what baseline.
+// DeltaBaseline: what one subscriber must be told this frame, and what it is known to hold.
 //
 // The server keeps one per subscriber and hands it the subscriber's current relevant set
 // (ascending packed SlotKeys) each frame; plan() returns entered/left. It never learns what a
 // key means. The obvious scheme diffs against what was last *sent*, which assumes every
 // packet arrives: one lost frame leaves the client permanently missing whatever it carried.
 // RecoveryPolicy::Naive keeps exactly that behaviour, so the failure can be demonstrated.
-// RecoveryPolicy::Acked (the default) diffs against what the client *acknowledged*, and the
-// four details that make it correct are load-bearing:
+// RecoveryPolicy::Acked (the default) tracks, per slot, what the client acknowledged:
 //
-// 1. The baseline is an acknowledged state, chosen by the frontier rule (AckFrontier). By
-//    default it is the newest frame of the epoch that arrived (AnyReceived), which the two
-//    baselines below make sound; Contiguous (the reference toolkit's rule) waits for every
-//    frame since the last adoption and is kept, measured, for comparison.
-// 2. Keys carry generations (SlotKey), because a retraction re-derived frames later must
-//    not name a slot's new occupant.
-// 3. The two halves of the diff use baselines built by opposite operations. What to *send*
-//    assumes the least the client holds: the acked state intersected with every state sent
-//    since. What to *retract* assumes the most: the acked state unioned with every state sent
-//    since, because a key that entered and left inside the gap is in neither the acked nor
-//    the current set, yet the client may hold it.
-// 4. Cold start is a decision: until the first acknowledgement every frame is a full
-//    baseline, because there is no acknowledged state to diff against.
+// 1. Frames speak about slots. The client's mirror (DeltaMirror) keeps, per slot, the word of
+//    the newest frame that spoke about it: an entered key puts that occupant in (replacing any
+//    other), a left key empties the slot whatever generation it held. So what the client holds
+//    is a function of which frames arrived, and the server can compute it from reports.
+// 2. Per slot the planner keeps the newest value it sent and the value of the newest mention
+//    the client acknowledged. A slot is named again only when its value changed, or when its
+//    newest mention is known lost (a report newer than it lacks it) or unconfirmed for
+//    `history` frames (the retransmission timeout). Changes in flight are not repeated, so a
+//    stream moves a frame of changes per frame, not per round trip.
+// 3. A slot is one item: its old and new occupant are never split across frames (the new one
+//    replaces the old in one entered key; the slot empties with one left key).
+// 4. Epochs instead of exact full frames: a rebuild (cold start, reset(), a policy change, a
+//    digest mismatch, a resume) starts an epoch at the next sequence. Every frame names its
+//    epoch (the first frame is the full baseline; later ones carry it as baseline_seq), and a
+//    mirror that sees a newer epoch clears itself before applying, so a lost first frame costs
+//    nothing and a set larger than a frame spreads over the epoch's frames with no retraction.
 //
-// Around those: a rebuild (reset(), request_full_baseline(), a policy change, a digest
-// mismatch, or an acknowledgement so old that a state sent after it has left the history)
-// starts a new epoch: the sent history is cleared so that acknowledgements from before it
-// are never adopted, and full baselines continue until one acknowledgement round trip ends
-// them. The drift check compares the client's digest with the acked state's whenever the
-// client's newest frame is the acked frame (no gaps), on every report. Flow control throttles
-// a subscriber that has been silent for stalled_after_ms to one keepalive frame per
-// keepalive_every_ms; its next acknowledgement is the resume signal and rebuilds. There is one
-// acknowledgement entry point, observe_ack(report, now_ms): every report is also liveness.
+// Frames that fit: every plan encodes (delta_wire) to at most max_frame_bytes and names at
+// most max_keys keys per list. The slots to name go in key order from a cursor that resumes
+// where the last frame stopped, so no slot waits behind a stream of lower-keyed ones. Each
+// frame's digest is the SetDigest of the state it leads to if every frame sent so far
+// arrives. The drift check compares a report's digest with the state the reports prove the
+// client holds, whenever no acknowledgement is unknowable (a frame that left the 64-frame
+// acknowledgement window unconfirmed while it was the newest word about a slot). Flow control
+// throttles a subscriber silent for stalled_after_ms to one keepalive frame per
+// keepalive_every_ms; its next acknowledgement is the resume signal and rebuilds.
 //
-// Frames that fit: every plan encodes (delta_wire) to at most max_frame_bytes. A full set or
-// a diff too large for one frame is spread over consecutive frames, each an ordinary exact
-// frame towards an intermediate target: the uncertain keys (those the acked state and the
-// states sent since disagree on) are always named, then as many of the remaining changes as
-// fit, resuming each frame where the last one stopped. Each frame records its target, not the
-// relevant set, as the state it sent, so acknowledgements, the two baselines and the drift
-// check stay exact across the parts, and a lost part is resent by the next diff against the
-// acknowledged state. A full set smaller than the diff is sent as a full baseline instead.
+// Convergence: once the link delivers frames again, every change is sent within
+// ceil(pending changes / changes per frame) frames of the cursor reaching it and confirmed a
+// round trip later; a lost frame's slots are named again in the first frame after a report
+// shows the loss. Whenever the link carries more changes per round trip than the set churns,
+// the client holds the whole set within a bounded number of round trips (core/docs/delta.md).
 //
 // Sequence numbers are the subscriber's own, consecutive, assigned by plan() and never
 // reused (not even across reset()), so an acknowledgement always names one frame.
 //
-// Cost per plan: O(n * k) for n keys and k states sent since the acknowledgement (k is at
-// most the history length, about one round trip of frames in steady state). Scratch and
-// history buffers are reused: after warm-up a steady stream allocates nothing.
+// Cost per plan: O(n + m) for n relevant keys and m slots the client may hold, plus the
+// chosen changes' encoding estimate; per report, O(mentions newly confirmed * log m).
+// Buffers are reused: after warm-up a steady stream allocates nothing.
 #pragma once
 
 #include <cstddef>
@@ -58,66 +57,65 @@
 
 #include "vantage/ack_window.hpp"
 #include "vantage/delta_plan.hpp"
+#include "vantage/set_digest.hpp"
 
 namespace vantage {
 
 enum class RecoveryPolicy : std::uint8_t {
     Naive,  // diff against the last frame sent; loses a lost frame's contents for good
-    Acked,  // diff against an acknowledged state (default); see AckFrontier
+    Acked,  // track what the client acknowledged per slot (default); see AckFrontier
 };
 
-// How far one acknowledgement report moves the acknowledged state (Acked policy only).
+// Which acknowledged frames count as received (Acked policy only).
 enum class AckFrontier : std::uint8_t {
-    // The newest b such that every frame from the acknowledged one to b arrived (the
+    // Only frames up to the newest b such that every frame of the epoch up to b arrived (the
     // reference toolkit's rule, core/docs/background.md). A lost frame stops the frontier
-    // before it for good: diffs then grow against the old state until it leaves the history
-    // and a stale rebuild sends the full set, which under sustained loss with frames that fit
-    // keeps the client behind (core/docs/delta.md measures 910 of 1,006 keys held at 2% loss,
-    // 521 at 25%, for 2 to 2.4x AnyReceived's bytes). Kept for comparison.
+    // before it for good: everything sent after it stays unconfirmed and is resent at each
+    // timeout, and once the gap is older than `history` frames the stream rebuilds (a stale
+    // rebuild). Kept for comparison: it costs bytes and rebuilds under loss.
     Contiguous,
-    // The newest frame of the epoch that arrived, like Quake 3's delta-from-last-acked (the
-    // default). Sound here, where it is not with raw baselines, for three reasons:
-    // - every delta names a baseline b adopted from the client's own report, so the client
-    //   held b's state (or a newer one reached from it) before the delta can arrive;
-    // - the delta is built against the intersection (what to send) and the union (what to
-    //   retract) of b and every state sent since, so applied to any state reachable from b by
-    //   a subset of those frames it lands exactly on its own state: a key it does not mention
-    //   was in all of them (no frame between removed it) or in none (no frame added it);
-    // - DeltaMirror resolves late and duplicate frames per slot (the newest frame that spoke
-    //   about a slot wins), so an older frame arriving after it changes nothing.
-    // A lost frame then costs only the churn it carried, which the next frame re-derives. The
-    // oracle property test (tests/core/delta_oracle_test.cpp) checks both rules over loss,
-    // bursts, reordering, duplication and flow control.
+    // Every frame a report shows as received, like Quake 3's delta-from-last-acked (the
+    // default). Sound because the mirror resolves each slot by the newest frame that spoke
+    // about it: a frame's arrival settles exactly the slots it was the newest word about,
+    // whatever arrived around it. The oracle property test (tests/core/delta_oracle_test.cpp)
+    // checks both rules over loss, bursts, reordering, duplication and flow control.
     AnyReceived,
 };
 
 struct DeltaBaselineOptions {
     RecoveryPolicy policy = RecoveryPolicy::Acked;
     AckFrontier frontier = AckFrontier::AnyReceived;  // Acked only; see AckFrontier
-    std::size_t history = 24;                         // sent states kept, frames, [1, 64] (64 = AckWindow width)
-    double stalled_after_ms = 0.0;                    // silence before throttling, ms, >= 0; 0 disables flow control
-    double keepalive_every_ms = 1000.0;               // one frame per this while stalled, ms, > 0
+    // Retransmission timeout, frames, [1, 64] (64 = AckWindow width): a slot whose newest
+    // mention is unconfirmed this many frames after it was sent is named again. Shorter than
+    // the round trip in frames, every change is sent about round trip / history times (counted
+    // in late_acks); see history_for.
+    std::size_t history = 24;
+    double stalled_after_ms = 0.0;       // silence before throttling, ms, >= 0; 0 disables flow control
+    double keepalive_every_ms = 1000.0;  // one frame per this while stalled, ms, > 0
     // Every planned frame encodes to at most this, bytes, [64, 65507] (delta_wire's
     // kMinFrameBytes..kMaxFrameBytesLimit); set WireOptions::max_frame_bytes to the same value.
     std::size_t max_frame_bytes = 1200;
-    // Bytes each entered key carries besides the key itself, an upper bound, [0, 64]: 0 without
+    // Bytes each entered key carries besides the key itself, an upper bound, [0, 16]: 0 without
     // positions, WireOptions::position_bytes_bound(world half-extent) with them.
     std::size_t entered_value_bytes = 0;
+    // Keys per list (entered, left) in one frame, >= 1: WireOptions::max_keys, which the
+    // receiver refuses beyond.
+    std::size_t max_keys = 65536;
 
     // Empty when valid, otherwise a message naming the first bad field.
     std::string_view validate() const;
 
     // The history (frames) that covers one round trip plus jitter at this send interval, with
-    // one frame of slack each way, clamped to [1, 64]. A history shorter than the round trip in
-    // frames makes every frame a full baseline (counted in acks_outside_history).
+    // one frame of slack each way, clamped to [1, 64]. A shorter history resends every change
+    // that is still in flight when it times out (counted in late_acks).
     static std::size_t history_for(double round_trip_ms, double jitter_ms, double send_interval_ms);
 };
 
 enum class AckOutcome : std::uint8_t {
     Ignored,    // Naive policy: acknowledgements change nothing
-    Unchanged,  // accepted; the acknowledged state did not move
-    Advanced,   // the acknowledged state moved forward
-    Drift,      // the client's digest disagrees with the acked state: the next plan is full
+    Unchanged,  // accepted; nothing new was confirmed
+    Advanced,   // confirmed at least one frame not confirmed before
+    Drift,      // the client's digest disagrees with what it is known to hold: the next plan rebuilds
     Resumed,    // a stalled subscriber spoke again: rebuilt, the next plan is full
     Rejected,   // names a frame never sent: bad data, ignored
 };
@@ -162,28 +160,23 @@ constexpr const char* to_string(AckOutcome outcome) {
 }
 
 struct DeltaBaselineCounters {
-    std::uint64_t full_rebuilds = 0;     // every rebuild, including the first frame's
-    std::uint64_t stale_rebuilds = 0;    // rebuilds because the ack fell out of the history
-    std::uint64_t drift_detections = 0;  // digest mismatches on a gapless report
+    std::uint64_t full_rebuilds = 0;     // epochs started, including the first frame's
+    std::uint64_t stale_rebuilds = 0;    // Contiguous: rebuilds because a gap outlived the history
+    std::uint64_t drift_detections = 0;  // digest mismatches against the proven state
     std::uint64_t resumes = 0;           // stalled subscribers that acknowledged again
     std::uint64_t keepalives = 0;        // frames let through while stalled
     std::uint64_t rejected_acks = 0;     // reports naming frames never sent
-    // Reports whose every frame has already left the history: nothing in them can become a
-    // baseline. Growing steadily, the history is shorter than the round trip in frames and
-    // every frame stays a full baseline: lengthen `history` (or lower the send rate).
-    std::uint64_t acks_outside_history = 0;
-    // Full baselines sent because no frame of the epoch was acknowledged yet, after the
-    // epoch's first (cold start, or the round trip after each rebuild).
-    std::uint64_t unacked_full_frames = 0;
-    // Frames that carried only part of the change because the whole did not fit
-    // max_frame_bytes (the rest follows in the next frames).
+    // Frames that could not carry every slot waiting to be named (the rest follow).
     std::uint64_t spread_frames = 0;
-    // Full baselines sent because the full set encoded smaller than the diff against the
-    // acknowledged state (no rebuild: the epoch and its acknowledgements continue).
-    std::uint64_t full_smaller_frames = 0;
-    // Rebuilds because the uncertain keys alone no longer fit a frame (rare: needs more keys
-    // in flight than one frame holds).
-    std::uint64_t oversize_rebuilds = 0;
+    // Slots named again because their newest mention was lost (a report newer than it lacked
+    // it, or it left the acknowledgement window unconfirmed).
+    std::uint64_t resent_lost = 0;
+    // Slots named again because their newest mention stayed unconfirmed for `history` frames.
+    std::uint64_t resent_timeout = 0;
+    // Frames confirmed after their timeout had passed. Growing steadily, the history is
+    // shorter than the round trip in frames and changes are sent more than once: lengthen
+    // `history` (or lower the send rate).
+    std::uint64_t late_acks = 0;
 };
 
 class DeltaBaseline {
@@ -212,7 +205,7 @@ public:
     // and changes nothing. Under Naive it changes nothing else (Ignored).
     AckOutcome observe_ack(const AckReport& report, double now_ms);
 
-    // Forgets everything about the client (sent history, acknowledgements, flow grace) and
+    // Forgets everything about the client (what it holds, acknowledgements, flow grace) and
     // makes the next plan a full baseline. Call it whenever a new client takes this
     // subscriber's slot: without it the newcomer is sent diffs against its predecessor's
     // state and receives nothing it did not already hold.
@@ -223,49 +216,79 @@ public:
     RecoveryPolicy policy() const { return options_.policy; }
     const DeltaBaselineOptions& options() const { return options_; }
 
-    std::optional<std::uint64_t> acked_seq() const { return acked_seq_; }
-    // Frames sent (still in the history) newer than the newest report: truly in flight.
-    std::size_t unacked() const { return unacked_; }
+    // The first frame of the current epoch (nullopt before the first plan).
+    std::optional<std::uint64_t> epoch() const { return epoch_; }
+    // The newest frame of the epoch a report named (nullopt until one did).
+    std::optional<std::uint64_t> acked_seq() const { return reported_; }
+    // Frames of the epoch sent after the newest report: truly in flight.
+    std::size_t unacked() const;
+    // Slots the client may hold something other than what was last sent for (in flight, lost
+    // or not yet sent): zero when the client is known to hold the whole sent state.
+    std::size_t unsettled() const;
     // The sequence the next plan() will use.
     std::uint64_t next_seq() const { return next_seq_; }
     const DeltaBaselineCounters& counters() const { return counters_; }
 
+    // The packed key that stands for an empty slot in a frame's record (no SlotKey encodes it).
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+
 private:
+    // What the planner knows of one slot. Values are packed keys or kEmpty.
+    struct Slot {
+        std::uint32_t index = 0;
+        std::uint64_t sent = kEmpty;  // the newest value named (kEmpty before any, this epoch)
+        std::uint64_t held = kEmpty;  // the value of the newest mention confirmed received
+        std::uint64_t name = kEmpty;  // the newest occupant named, to retract by
+        std::uint64_t sent_seq = 0;   // the frame that named `sent` (valid when named)
+        std::uint64_t held_seq = 0;   // the frame that named `held` (valid when confirmed)
+        bool named = false;           // some frame of the epoch named this slot
+        bool confirmed = false;       // some frame of the epoch that named it arrived
+        bool unknowable = false;      // a mention newer than held left the window unconfirmed
+    };
+    // One slot a frame named and what it said.
+    struct Mention {
+        std::uint32_t index = 0;
+        std::uint64_t value = kEmpty;
+    };
+    // A frame in the acknowledgement window.
     struct Sent {
         std::uint64_t seq = 0;
-        std::uint64_t digest = 0;
-        std::vector<std::uint64_t> keys;
+        bool live = false;      // holds a frame of the current epoch
+        bool received = false;  // a report showed it arrived (and, Contiguous, all before it)
+        std::vector<Mention> mentions;
     };
-    const Sent& sent_at(std::size_t i) const;  // i = 0 is the oldest
+    static constexpr std::size_t kRing = 64;  // AckWindow::kWindow
+
+    // A slot to name this frame: its position in next_slots_ and the key to name.
+    struct Todo {
+        std::size_t slot = 0;
+        std::uint64_t key = 0;
+        bool enters = false;  // entered (the slot's occupant) or left (the slot empties)
+        bool lost = false;    // a resend because its newest mention was lost (else timed out)
+    };
+
+    Sent* find_sent(std::uint64_t seq);
     const Sent* find_sent(std::uint64_t seq) const;
-    Sent& push_sent();
-    void clear_epoch();
+    Slot* find_slot(std::uint32_t index);
     void rebuild();
-    void recount_unacked();
-    void make_room(std::size_t n);  // raises room_ to hold n keys
-    // Fills out (seq set) as a full baseline of the longest prefix of current that fits, and
-    // target_ with it.
-    void plan_full(std::span<const std::uint64_t> current, DeltaPlan& out);
-    // Fills out (seq and baseline set) with a diff from certain-in keys `certain` and possibly
-    // held keys `held` (certain is a subset of held) towards current, spread when too large:
-    // false when even the uncertain keys alone do not fit.
-    bool plan_diff(std::span<const std::uint64_t> current, std::span<const std::uint64_t> certain,
-                   std::span<const std::uint64_t> held, DeltaPlan& out);
+    void retire(Sent& s);  // s leaves the window
+    void confirm(Sent& s);
+    bool lost(const Slot& slot) const;     // its newest mention is known lost or unknowable
+    bool waiting(const Slot& slot) const;  // its newest mention may still arrive
+    void set_sent(Slot& slot, std::uint64_t value, std::uint64_t seq);
+    void set_held(Slot& slot, std::uint64_t value, std::uint64_t seq);
     std::size_t frame_bytes(const DeltaPlan& plan) const;
 
     DeltaBaselineOptions options_;
-    std::vector<Sent> ring_;     // capacity options_.history
-    std::size_t ring_head_ = 0;  // index of the oldest entry
-    std::size_t ring_count_ = 0;
-    // Newest sequence trimmed from the history this epoch: an acknowledgement older than it
-    // can no longer be diffed against (a state sent after it is gone).
-    std::optional<std::uint64_t> newest_trimmed_;
-
-    std::optional<std::uint64_t> acked_seq_;
-    std::uint64_t acked_digest_ = 0;
-    std::vector<std::uint64_t> acked_;
-    std::optional<AckWindow> window_;
-    std::size_t unacked_ = 0;
+    std::vector<Sent> ring_;
+    std::vector<Slot> slots_;  // ascending index: every slot current or possibly held
+    std::vector<Slot> next_slots_;
+    std::optional<std::uint64_t> epoch_;
+    std::optional<std::uint64_t> reported_;    // newest frame of the epoch a report named
+    std::optional<std::uint64_t> contiguous_;  // Contiguous: every frame of the epoch to here arrived
+    SetDigest sent_digest_;                    // of every slot's `sent`
+    SetDigest held_digest_;                    // of every slot's `held`
+    std::size_t unknowable_ = 0;               // slots with `unknowable` set
     bool needs_full_ = true;
     std::uint64_t next_seq_ = 0;
 
@@ -274,25 +297,11 @@ private:
     std::optional<double> last_heard_ms_;
     std::optional<double> last_keepalive_ms_;
 
-    std::vector<std::uint64_t> send_base_;
-    std::vector<std::uint64_t> assumed_held_;
-    std::vector<std::uint64_t> scratch_;
-    std::vector<std::uint64_t> target_;  // the state the frame being planned leads to
-    // A spread frame's changes, ascending: the uncertain keys it must name (entered and
-    // left), the others (progress: as many as fit go), and progress in one list.
-    std::vector<std::uint64_t> must_enter_;
-    std::vector<std::uint64_t> must_leave_;
-    std::vector<std::uint64_t> may_enter_;
-    std::vector<std::uint64_t> may_leave_;
-    std::vector<std::uint64_t> progress_;
-    std::vector<std::uint64_t> taken_;  // the part of one list of progress a frame carries
-    // Where a spread frame stopped: the next one resumes at the first change from this key
-    // on (then wraps), so no change waits behind a stream of lower-keyed ones.
-    std::uint64_t cursor_ = 0;
+    std::vector<Todo> todo_;  // the slots to name this frame, ascending
+    // Where a spread frame stopped: the next one resumes at the first slot from this index on
+    // (then wraps), so no slot waits behind a stream of lower-keyed ones.
+    std::uint32_t cursor_ = 0;
     std::size_t limit_ = 0;  // the frame being planned fits this, bytes
-    // Keys every buffer above can hold without growing. Relevant sets wander around a size,
-    // so after warm-up a steady stream allocates nothing.
-    std::size_t room_ = 0;
     DeltaBaselineCounters counters_;
 };
 

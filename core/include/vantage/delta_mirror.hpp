@@ -1,16 +1,20 @@
 // DeltaMirror<E>: the client half of a delta stream; what the client believes it holds.
 //
 // It applies every frame that arrives, whatever baseline the frame names: a frame's lists
-// are absolute facts ("this occupant is in", "this occupant is out"), so applying one is
-// idempotent, and DeltaBaseline only diffs against states this mirror acknowledged, with
-// baselines built so that extra applications are harmless. Frames can also arrive out of
-// order or twice; each slot remembers the sequence of the newest frame that spoke about it
-// (a tombstone when the answer was "out") and an older frame never overrides a newer one. A
-// full baseline speaks about every slot at once: older frames are then ignored entirely.
-//
-// Keys carry generations (SlotKey). A removal or lookup naming a dead occupant of a slot now
+// are absolute facts about slots ("this occupant is in", "this slot is empty"), so applying
+// one is idempotent. Frames can also arrive out of order or twice; each slot remembers the
+// sequence of the newest frame that spoke about it (a tombstone when the answer was "empty")
+// and an older frame never overrides a newer one. So what the mirror holds is a function of
+// which frames arrived, which is what lets DeltaBaseline compute it from acknowledgements.
+// Frames belong to epochs: a full baseline starts one, and a later frame names its epoch's
+// first frame. A frame of a newer epoch than the mirror's clears every slot no frame of that
+// epoch spoke about before it applies, so a lost full baseline costs nothing; frames of an
+// older epoch are ignored entirely.
+
+// Keys carry generations (SlotKey). A lookup or remove() naming a dead occupant of a slot now
 // held by a newer one misses and is counted as a stale reference instead of hitting the
-// replacement. set_generations(false) keeps the index-only scheme to demonstrate why.
+// replacement (a frame's retraction is the server's newest word on the slot and empties it). set_generations(false)
+// keeps the index-only scheme to demonstrate why.
 //
 // The mirror keeps the AckWindow the server needs (ack_report()) and an incremental
 // SetDigest of the keys it holds: settle() compares it with the server's, and an empty
@@ -50,7 +54,7 @@ namespace vantage {
 struct DeltaMirrorCounters {
     std::uint64_t frames_applied = 0;     // frames begun and not superseded
     std::uint64_t frames_lost = 0;        // sequence gaps seen (a late arrival is not subtracted)
-    std::uint64_t frames_superseded = 0;  // arrived after a newer full baseline: ignored
+    std::uint64_t frames_superseded = 0;  // of an epoch older than one applied: ignored
     std::uint64_t duplicates = 0;         // frames that arrived more than once
     std::uint64_t stale_refs = 0;         // references naming a slot's previous occupant
     std::uint64_t invalid_keys = 0;       // packed keys no SlotKey encodes to
@@ -76,15 +80,17 @@ class DeltaMirror {
 public:
     DeltaMirror() = default;
 
-    // Starts applying frame seq. Records it for acknowledgement (always), counts gaps, and
-    // for a full baseline clears every slot no newer frame spoke about. Returns false when
-    // the frame is older than the newest full baseline applied; its inserts and removes are
-    // then ignored.
-    bool begin(std::uint64_t seq, bool full) {
+    // Starts applying frame seq of the epoch that began at frame `epoch` (a full baseline is
+    // its own epoch's first frame: epoch = seq; nullopt: a frame that names no epoch). Records
+    // it for acknowledgement (always), counts gaps, and when the frame opens an epoch newer
+    // than the mirror's, clears every slot no frame of that epoch spoke about. Returns false
+    // when the frame belongs to an older epoch; its inserts and removes are then ignored.
+    bool begin(std::uint64_t seq, bool full, std::optional<std::uint64_t> epoch = std::nullopt) {
         if (applied_seq_ && seq > *applied_seq_ + 1) counters_.frames_lost += seq - *applied_seq_ - 1;
         if (!applied_seq_ || seq > *applied_seq_) applied_seq_ = seq;
         if (!acks_.observe(seq) && acks_.contains(seq)) counters_.duplicates += 1;
-        if (full_floor_ && seq < *full_floor_) {
+        if (full) epoch = seq;
+        if ((full_floor_ && seq < *full_floor_) || (full_floor_ && epoch && *epoch < *full_floor_)) {
             counters_.frames_superseded += 1;
             active_ = false;
             return false;
@@ -92,25 +98,31 @@ public:
         active_ = true;
         current_seq_ = seq;
         counters_.frames_applied += 1;
-        if (full) {
+        if (opens_epoch(seq, full, epoch)) {
             // A slot reset to its default is the same as no entry: touched by frame 0, empty.
             for (Slot& slot : dense_) {
-                if (slot.touched_seq <= seq) {
+                if (slot.touched_seq < *epoch || (full && slot.touched_seq <= seq)) {
                     drop(slot);
                     slot = Slot{};
                 }
             }
             for (auto it = sparse_.begin(); it != sparse_.end();) {
-                if (it->second.touched_seq <= seq) {
+                if (it->second.touched_seq < *epoch || (full && it->second.touched_seq <= seq)) {
                     drop(it->second);
                     it = sparse_.erase(it);
                 } else {
                     ++it;
                 }
             }
-            full_floor_ = seq;
+            full_floor_ = *epoch;
         }
         return true;
+    }
+    // Whether begin(seq, full, epoch) would clear slots (a full baseline, or the first frame
+    // of a newer epoch to arrive).
+    bool opens_epoch(std::uint64_t seq, bool full, std::optional<std::uint64_t> epoch) const {
+        if (full) return !full_floor_ || seq >= *full_floor_;
+        return epoch && (!full_floor_ || *epoch > *full_floor_) && *epoch <= seq;
     }
 
     // Within the frame begun last: puts value at key's slot, replacing whatever occupies it.
@@ -152,14 +164,28 @@ public:
         return true;
     }
 
-    // Applies a whole frame: begin, then every removal, then every insertion with
+    // Within the frame begun last: the slot of key is empty as of this frame, whatever
+    // occupant it held (a frame's "left" list: the server's newest word on the slot). False
+    // when nothing was held or a newer frame already spoke about the slot.
+    bool retract(SlotKey key) {
+        if (!active_) return false;
+        key = scheme(key);
+        Slot& slot = slot_at(key.index);
+        if (slot.touched_seq > current_seq_) return false;
+        slot.touched_seq = current_seq_;
+        if (slot.entry == kNone) return false;
+        drop(slot);
+        return true;
+    }
+
+    // Applies a whole frame: begin, then every retraction, then every insertion with
     // value_for(i, key) for the i-th entered key. Returns false when superseded.
     template <class ValueFor>
     bool apply(const DeltaPlan& frame, ValueFor&& value_for) {
-        if (!begin(frame.seq, frame.full_baseline)) return false;
+        if (!begin(frame.seq, frame.full_baseline, frame.baseline_seq)) return false;
         for (std::uint64_t packed : frame.left) {
             if (const std::optional<SlotKey> key = SlotKey::decode(packed)) {
-                remove(*key);
+                retract(*key);
             } else {
                 counters_.invalid_keys += 1;
             }
@@ -237,6 +263,8 @@ public:
         return AckReport{encoded->first, encoded->second, digest()};
     }
     std::optional<std::uint64_t> applied_seq() const { return applied_seq_; }
+    // The first frame of the newest epoch applied (nullopt before any full baseline or epoch).
+    std::optional<std::uint64_t> epoch() const { return full_floor_; }
 
     // Replaces out with the held keys, packed and ascending.
     void keys(std::vector<std::uint64_t>& out) const {

@@ -45,7 +45,7 @@ namespace vantage {
 struct DeltaStreamOptions {
     RecoveryPolicy policy = RecoveryPolicy::Acked;
     AckFrontier frontier = AckFrontier::AnyReceived;  // see AckFrontier (Acked only)
-    std::size_t history = 24;                         // sent states kept, frames, [1, 64]; see history_for
+    std::size_t history = 24;                         // retransmission timeout, frames, [1, 64]; see history_for
     double stalled_after_ms = 0.0;                    // silence before throttling, ms, >= 0; 0: no flow control
     double keepalive_every_ms = 1000.0;               // one frame per this while stalled, ms, > 0
     std::size_t max_frame_bytes = 1200;               // every frame, bytes, [64, 65507]
@@ -57,7 +57,6 @@ struct DeltaStreamOptions {
     float position_max_abs = 4096.0f;
     std::size_t max_keys = 65536;  // per list, >= 1; the receiver refuses a frame claiming more
 
-    // nullptr when valid, otherwise a message naming the first bad field.
     // Empty when valid, otherwise a message naming the first bad field.
     std::string_view validate() const;
     // The planner's and the wire's options these amount to.
@@ -212,16 +211,17 @@ public:
         counters_.frames += 1;
         const DeltaPlan& plan = frame.plan;
         const std::span<const Vec2> positions = frame.entered_positions;
-        if (plan.full_baseline) {
+        const bool opens = mirror_.opens_epoch(plan.seq, plan.full_baseline, plan.baseline_seq);
+        if (opens) {
             before_.clear();
             mirror_.keys(before_);
         }
-        if (!mirror_.begin(plan.seq, plan.full_baseline)) return false;
+        if (!mirror_.begin(plan.seq, plan.full_baseline, plan.baseline_seq)) return false;
         for (const std::uint64_t packed : plan.left) {
             const std::optional<SlotKey> key = SlotKey::decode(packed);
             if (!key) continue;  // the decoder refuses such keys; another source may not
-            const bool held = mirror_.contains(*key);
-            if (mirror_.remove(*key) && held) left_.push_back(*key);
+            const std::optional<SlotKey> held = mirror_.held_at(key->index);
+            if (mirror_.retract(*key) && held) left_.push_back(*held);
         }
         for (std::size_t i = 0; i < plan.entered.size(); ++i) {
             const std::optional<SlotKey> key = SlotKey::decode(plan.entered[i]);
@@ -231,9 +231,9 @@ public:
             if (previous != key) entered_.push_back(*key);
             if (previous && *previous != *key) left_.push_back(*previous);  // the slot's new occupant
         }
-        if (plan.full_baseline) full_events();
+        if (opens) full_events();
         std::sort(left_.begin(), left_.end());
-        // The digest describes the server's whole set after this frame: it applies when this
+        // The digest describes the state every frame sent so far leads to: it applies when this
         // is the newest frame the mirror has (a late frame is judged by the newer one).
         if (mirror_.applied_seq() == plan.seq) agreed_ = mirror_.settle(plan.digest).agreed;
         return true;
