@@ -93,7 +93,14 @@ DeltaBaseline::Slot* DeltaBaseline::find_slot(std::uint32_t index) {
     return it != slots_.end() && it->index == index ? &*it : nullptr;
 }
 
+bool DeltaBaseline::settled(const Slot& slot) const {
+    // Every mention from first_seq on names the current value, so the newest one that arrived
+    // (which the client holds) names it whenever any of them did.
+    return slot.confirmed && slot.held_seq >= slot.first_seq && !slot.unknowable;
+}
+
 void DeltaBaseline::set_sent(Slot& slot, std::uint64_t value, std::uint64_t seq) {
+    if (!slot.named || value != slot.sent) slot.first_seq = seq;
     if (slot.named && slot.sent != kEmpty) sent_digest_.remove(slot.sent);
     if (value != kEmpty) {
         sent_digest_.insert(value);
@@ -165,7 +172,7 @@ std::size_t DeltaBaseline::unacked() const {
 std::size_t DeltaBaseline::unsettled() const {
     std::size_t n = 0;
     for (const Slot& slot : slots_) {
-        if (!slot.named || !slot.confirmed || slot.held_seq != slot.sent_seq || slot.unknowable) ++n;
+        if (!slot.named || !settled(slot)) ++n;
     }
     return n;
 }
@@ -233,9 +240,22 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
     out.entered.clear();
     out.left.clear();
 
+    // Every buffer at once, to the next power of two: relevant sets wander around a size, so
+    // after warm-up a steady stream allocates nothing.
+    if (const std::size_t n = slots_.size() + current.size(); n > room_) {
+        room_ = std::bit_ceil(n);
+        slots_.reserve(room_);
+        next_slots_.reserve(room_);
+        todo_.reserve(room_);
+        spare_.reserve(room_);
+    }
+    if (out.entered.capacity() < room_) out.entered.reserve(room_);
+    if (out.left.capacity() < room_) out.left.reserve(room_);
+
     // Every slot current or possibly held, in index order, and those to name this frame.
     next_slots_.clear();
     todo_.clear();
+    spare_.clear();
     std::size_t i = 0, j = 0;
     while (i < slots_.size() || j < current.size()) {
         Slot slot;
@@ -251,12 +271,14 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
             }
         }
         bool name = false;
+        bool repeat = false;  // in flight with its current value: may go again in spare room
         if (!slot.named) {
             name = want != kEmpty;
         } else if (want != slot.sent) {
             name = true;
-        } else if (!(slot.confirmed && slot.held_seq == slot.sent_seq && !slot.unknowable)) {
+        } else if (!settled(slot)) {
             name = !waiting(slot);
+            repeat = !name;
         } else if (want == kEmpty) {
             continue;  // settled empty: nothing to remember
         }
@@ -268,6 +290,8 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
             const bool resend = slot.named && want == slot.sent;
             todo_.push_back(
                 Todo{next_slots_.size() - 1, want != kEmpty ? want : slot.name, want != kEmpty, resend && lost(slot)});
+        } else if (repeat && recovering && options_.repeat_in_flight) {
+            spare_.push_back(Todo{next_slots_.size() - 1, want != kEmpty ? want : slot.name, want != kEmpty, false});
         }
     }
 
@@ -306,6 +330,37 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
         }
     }
 
+    // Spare room: changes still in flight go again, so a lost one is usually repaired by the
+    // next frame rather than a round trip later. Lowest priority, and only once every slot
+    // that needed naming is in the frame.
+    std::size_t r = 0;
+    if (k == p && !spare_.empty()) {
+        auto with_repeats = [&](std::size_t n) {
+            out.entered.clear();
+            out.left.clear();
+            std::size_t a = 0, b = 0;
+            while (a < p || b < n) {
+                const bool from_todo = b == n || (a < p && todo_[a].slot < spare_[b].slot);
+                const Todo& t = from_todo ? todo_[a++] : spare_[b++];
+                (t.enters ? out.entered : out.left).push_back(t.key);
+            }
+            return out.entered.size() <= options_.max_keys && out.left.size() <= options_.max_keys &&
+                   frame_bytes(out) <= limit_;
+        };
+        if (with_repeats(spare_.size())) {
+            r = spare_.size();
+        } else {
+            std::size_t lo = 0, hi = spare_.size();
+            while (hi - lo > 1) {
+                const std::size_t mid = lo + (hi - lo) / 2;
+                (with_repeats(mid) ? lo : hi) = mid;
+            }
+            r = lo;
+            with_repeats(r);
+        }
+        counters_.repeats += r;
+    }
+
     // Record what was named, in the slots and in the window.
     Sent& sent = ring_[out.seq % kRing];
     slots_.swap(next_slots_);  // find_slot() now sees this frame's slots; retire() needs them
@@ -314,6 +369,11 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
     sent.live = true;
     sent.received = false;
     sent.mentions.clear();
+    if (const std::size_t named = k + r; named > mention_room_) {
+        // Every entry of the window at once, to the next power of two of the most a frame named.
+        mention_room_ = std::bit_ceil(named);
+        for (Sent& e : ring_) e.mentions.reserve(mention_room_);
+    }
     const std::size_t tail = std::min(k, p - start);
     auto record = [&](std::size_t t) {
         const Todo& todo = todo_[t];
@@ -326,6 +386,11 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
     };
     for (std::size_t t = 0; t < k - tail; ++t) record(t);
     for (std::size_t t = start; t < start + tail; ++t) record(t);
+    for (std::size_t t = 0; t < r; ++t) {
+        Slot& slot = slots_[spare_[t].slot];
+        slot.sent_seq = out.seq;  // the newest mention; the value and its first frame stand
+        sent.mentions.push_back(Mention{slot.index, slot.sent});
+    }
     std::sort(sent.mentions.begin(), sent.mentions.end(),
               [](const Mention& a, const Mention& b) { return a.index < b.index; });
     out.digest = sent_digest_.digest();

@@ -26,8 +26,13 @@ Keys slots(std::initializer_list<std::uint32_t> indices) {
 }
 
 // One subscriber wired straight to one client, with the test deciding what arrives.
+// Spare-room repeats off unless asked for, so what a frame must carry shows on its own.
 struct Stream {
-    explicit Stream(const DeltaBaselineOptions& options = {}) : server(options) {}
+    explicit Stream(DeltaBaselineOptions options = {}, bool repeats = false) : server(with_repeats(options, repeats)) {}
+    static DeltaBaselineOptions with_repeats(DeltaBaselineOptions options, bool repeats) {
+        options.repeat_in_flight = repeats;
+        return options;
+    }
 
     const DeltaPlan& send(const Keys& world) {
         server.plan(world, plan);
@@ -246,6 +251,23 @@ TEST(DeltaBaseline, ALostPacketIsSentAgainOnceAReportShowsIt) {
     s.deliver(next);
     EXPECT_EQ(s.held(), slots({1, 2, 9}));
     EXPECT_EQ(s.server.counters().resent_lost, 1u);
+}
+
+// With spare room, changes in flight go again in the next frames, so a lost frame is repaired
+// by the next one that arrives rather than a round trip later; a change never waits for them.
+TEST(DeltaBaseline, SpareRoomRepeatsWhatIsInFlightSoTheNextFrameRepairs) {
+    Stream s({}, true);
+    for (int i = 0; i < 3; ++i) s.round(slots({1, 2}));
+    s.send(slots({1, 2, 9}));  // lost
+    const DeltaPlan& next = s.send(slots({1, 2, 9, 10}));
+    EXPECT_EQ(next.entered, slots({9, 10})) << "10 is new, 9 is in flight and there is room";
+    s.deliver(next);
+    EXPECT_EQ(s.held(), slots({1, 2, 9, 10}));
+    EXPECT_EQ(s.ack(), AckOutcome::Advanced);
+    EXPECT_EQ(s.server.unsettled(), 0u) << "either arrival settles 9";
+    EXPECT_TRUE(s.send(slots({1, 2, 9, 10})).entered.empty());
+    EXPECT_EQ(s.server.counters().repeats, 1u);
+    EXPECT_EQ(s.server.counters().resent_lost, 0u);
 }
 
 TEST(DeltaBaseline, TheNaivePolicyLosesALostPacketsContentsForever) {

@@ -14,8 +14,10 @@
 // 2. Per slot the planner keeps the newest value it sent and the value of the newest mention
 //    the client acknowledged. A slot is named again only when its value changed, or when its
 //    newest mention is known lost (a report newer than it lacks it) or unconfirmed for
-//    `history` frames (the retransmission timeout). Changes in flight are not repeated, so a
-//    stream moves a frame of changes per frame, not per round trip.
+//    `history` frames (the retransmission timeout). Changes in flight are never repeated in
+//    place of new ones, so a stream moves a frame of changes per frame, not per round trip;
+//    only the room a frame has left after every change carries them again
+//    (repeat_in_flight), so that a lost frame is usually repaired by the next one.
 // 3. A slot is one item: its old and new occupant are never split across frames (the new one
 //    replaces the old in one entered key; the slot empties with one left key).
 // 4. Epochs instead of exact full frames: a rebuild (cold start, reset(), a policy change, a
@@ -101,6 +103,10 @@ struct DeltaBaselineOptions {
     // Keys per list (entered, left) in one frame, >= 1: WireOptions::max_keys, which the
     // receiver refuses beyond.
     std::size_t max_keys = 65536;
+    // Fill the room a frame has left after every change with changes still in flight (their
+    // frames not yet confirmed), so a lost frame is usually repaired by the next one instead of
+    // a round trip later. Costs those bytes; never displaces a change (Acked only).
+    bool repeat_in_flight = true;
 
     // Empty when valid, otherwise a message naming the first bad field.
     std::string_view validate() const;
@@ -173,6 +179,8 @@ struct DeltaBaselineCounters {
     std::uint64_t resent_lost = 0;
     // Slots named again because their newest mention stayed unconfirmed for `history` frames.
     std::uint64_t resent_timeout = 0;
+    // Slots in flight named again in a frame's spare room (repeat_in_flight).
+    std::uint64_t repeats = 0;
     // Frames confirmed after their timeout had passed. Growing steadily, the history is
     // shorter than the round trip in frames and changes are sent more than once: lengthen
     // `history` (or lower the send rate).
@@ -239,7 +247,8 @@ private:
         std::uint64_t sent = kEmpty;  // the newest value named (kEmpty before any, this epoch)
         std::uint64_t held = kEmpty;  // the value of the newest mention confirmed received
         std::uint64_t name = kEmpty;  // the newest occupant named, to retract by
-        std::uint64_t sent_seq = 0;   // the frame that named `sent` (valid when named)
+        std::uint64_t sent_seq = 0;   // the newest frame that named `sent` (valid when named)
+        std::uint64_t first_seq = 0;  // the first frame that named `sent` since it last changed
         std::uint64_t held_seq = 0;   // the frame that named `held` (valid when confirmed)
         bool named = false;           // some frame of the epoch named this slot
         bool confirmed = false;       // some frame of the epoch that named it arrived
@@ -273,6 +282,7 @@ private:
     void rebuild();
     void retire(Sent& s);  // s leaves the window
     void confirm(Sent& s);
+    bool settled(const Slot& slot) const;  // the client is known to hold its current value
     bool lost(const Slot& slot) const;     // its newest mention is known lost or unknowable
     bool waiting(const Slot& slot) const;  // its newest mention may still arrive
     void set_sent(Slot& slot, std::uint64_t value, std::uint64_t seq);
@@ -297,11 +307,14 @@ private:
     std::optional<double> last_heard_ms_;
     std::optional<double> last_keepalive_ms_;
 
-    std::vector<Todo> todo_;  // the slots to name this frame, ascending
+    std::vector<Todo> todo_;   // the slots to name this frame, ascending
+    std::vector<Todo> spare_;  // slots in flight with their current value, ascending
     // Where a spread frame stopped: the next one resumes at the first slot from this index on
     // (then wraps), so no slot waits behind a stream of lower-keyed ones.
     std::uint32_t cursor_ = 0;
-    std::size_t limit_ = 0;  // the frame being planned fits this, bytes
+    std::size_t limit_ = 0;         // the frame being planned fits this, bytes
+    std::size_t room_ = 0;          // slots every buffer holds without growing
+    std::size_t mention_room_ = 0;  // mentions every window entry holds without growing
     DeltaBaselineCounters counters_;
 };
 
