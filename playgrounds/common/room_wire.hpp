@@ -23,7 +23,7 @@ namespace vantage::play {
 // Bumped whenever a message below changes shape. The build id (a digest of every wire
 // source, computed by the build) catches the rest: a page built from other sources than the
 // server is told to reload instead of being fed bytes it would misread.
-inline constexpr std::uint32_t kRoomProtocol = 2;
+inline constexpr std::uint32_t kRoomProtocol = 3;
 const char* room_build_id();
 
 inline constexpr std::size_t kMaxNameBytes = 24;

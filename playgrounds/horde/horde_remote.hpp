@@ -48,10 +48,10 @@ private:
     std::vector<std::uint64_t> asked_keys_;
     std::vector<Vec2> asked_positions_;  // what this client drew for each key when it asked
     std::vector<Vec2> asked_players_;
-    std::vector<std::uint64_t> suspects_;  // held keys the last answer called dead
-    double suspect_scale_ = 1.0;           // held enemies per sampled key at that answer
-    double suspects_due_ms_ = -1.0;        // server ms when they are judged; negative: judged
-    double judged_phantoms_ = 0.0;         // suspects still held at their judgement, scaled
+    std::vector<std::uint64_t> suspects_;    // held keys the last answer called dead
+    double suspect_scale_ = 1.0;             // held enemies per sampled key at that answer
+    double suspects_due_ms_ = -1.0;          // server ms when they are judged; negative: judged
+    std::optional<double> judged_phantoms_;  // suspects still held at their judgement, scaled (none yet)
 };
 
 }  // namespace vantage::play
