@@ -76,7 +76,8 @@ void BM_DeltaLossTable(benchmark::State& state) {
         entered += frames;
         largest = std::max(largest, static_cast<double>(lane.largest_frame()));
         spread += static_cast<double>(lane.baseline().counters().spread_frames);
-        resent += static_cast<double>(lane.baseline().counters().resent_lost + lane.baseline().counters().resent_timeout);
+        resent +=
+            static_cast<double>(lane.baseline().counters().resent_lost + lane.baseline().counters().resent_timeout);
         failures += static_cast<double>(lane.encode_failures());
     }
     const double runs = static_cast<double>(state.iterations());
