@@ -278,5 +278,28 @@ TEST(DeltaMtu, EverythingSplitStillConvergesUnderLossChurnAndLatency) {
     }
 }
 
+// max_keys is the receiver's limit per list: the planner honours it, so a small value spreads
+// the set over frames instead of getting every frame refused.
+TEST(DeltaMtu, MaxKeysIsHonouredByThePlanner) {
+    DeltaBaseline server({.max_frame_bytes = kMaxFrameBytesLimit, .max_keys = 10});
+    DeltaMirror<int> client;
+    Keys world;
+    for (std::uint32_t i = 0; i < 95; ++i) world.push_back(SlotKey{i, 0}.encode());
+    DeltaPlan plan;
+    int frames = 0;
+    Keys held;
+    for (; frames < 30; ++frames) {
+        server.plan(world, plan);
+        ASSERT_LE(plan.entered.size(), 10u) << "frame " << frames;
+        ASSERT_LE(plan.left.size(), 10u) << "frame " << frames;
+        client.apply(plan, [](std::size_t, SlotKey) { return 0; });
+        server.observe_ack(*client.ack_report(), frames);
+        client.keys(held);
+        if (held == world) break;
+    }
+    EXPECT_EQ(held, world);
+    EXPECT_EQ(frames, 9) << "ten keys a frame";
+}
+
 }  // namespace
 }  // namespace vantage
