@@ -84,7 +84,8 @@ MtuOutcome run(const MtuScenario& sc) {
         }
         std::size_t limit = sc.frame_bytes;
         if (sc.tight_share > 0.0f && rng.chance(sc.tight_share)) {
-            limit = sc.tight_min + rng.below(static_cast<std::uint32_t>(sc.frame_bytes - sc.tight_min + 1));
+            limit = sc.tight_min +
+                    static_cast<std::size_t>(rng.below(static_cast<std::uint32_t>(sc.frame_bytes - sc.tight_min + 1)));
         }
         DeltaPlan plan;
         server.plan(world, plan, limit);

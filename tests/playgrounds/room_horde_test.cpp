@@ -413,7 +413,7 @@ TEST(HordeRoom, ALossySeatWithoutRecoveryReadsPhantoms) {
     std::vector<std::unique_ptr<HordeBot>> bots;
     bots.push_back(bot(live.url, "lossy"));
     ASSERT_TRUE(drive(
-        bots, [&] { return bots[0]->remote().phantoms().value_or(0.0) >= 2.0; }, 15000ms))
+        bots, [&] { return bots[0]->remote().phantoms().value_or(0.0) >= 1.0; }, 20000ms))
         << "phantoms read " << bots[0]->remote().phantoms().value_or(-1.0);
 }
 
