@@ -246,7 +246,7 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
         room_ = std::bit_ceil(n);
         slots_.reserve(room_);
         next_slots_.reserve(room_);
-        todo_.reserve(room_);
+        needed_.reserve(room_);
         spare_.reserve(room_);
     }
     if (out.entered.capacity() < room_) out.entered.reserve(room_);
@@ -254,7 +254,7 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
 
     // Every slot current or possibly held, in index order, and those to name this frame.
     next_slots_.clear();
-    todo_.clear();
+    needed_.clear();
     spare_.clear();
     std::size_t i = 0, j = 0;
     while (i < slots_.size() || j < current.size()) {
@@ -288,25 +288,26 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
             // A slot is one item: its new occupant replaces the old in one entered key, and
             // emptying it is one left key naming the occupant last named.
             const bool resend = slot.named && want == slot.sent;
-            todo_.push_back(
-                Todo{next_slots_.size() - 1, want != kEmpty ? want : slot.name, want != kEmpty, resend && lost(slot)});
+            needed_.push_back(Candidate{next_slots_.size() - 1, want != kEmpty ? want : slot.name, want != kEmpty,
+                                        resend && lost(slot)});
         } else if (repeat && recovering && options_.repeat_in_flight) {
-            spare_.push_back(Todo{next_slots_.size() - 1, want != kEmpty ? want : slot.name, want != kEmpty, false});
+            spare_.push_back(
+                Candidate{next_slots_.size() - 1, want != kEmpty ? want : slot.name, want != kEmpty, false});
         }
     }
 
-    // As many as fit, in index order from the cursor (wrapping): todo_[start, start + tail) and
-    // then todo_[0, k - tail), listed lowest first.
-    const std::size_t p = todo_.size();
+    // As many as fit, in index order from the cursor (wrapping): needed_[start, start + tail) and
+    // then needed_[0, k - tail), listed lowest first.
+    const std::size_t p = needed_.size();
     const std::size_t start = static_cast<std::size_t>(
-        std::lower_bound(todo_.begin(), todo_.end(), cursor_,
-                         [&](const Todo& t, std::uint32_t c) { return next_slots_[t.slot].index < c; }) -
-        todo_.begin());
+        std::lower_bound(needed_.begin(), needed_.end(), cursor_,
+                         [&](const Candidate& t, std::uint32_t c) { return next_slots_[t.slot].index < c; }) -
+        needed_.begin());
     auto take = [&](std::size_t k) {
         out.entered.clear();
         out.left.clear();
         const std::size_t tail = std::min(k, p - start);
-        auto add = [&](std::size_t t) { (todo_[t].enters ? out.entered : out.left).push_back(todo_[t].key); };
+        auto add = [&](std::size_t t) { (needed_[t].enters ? out.entered : out.left).push_back(needed_[t].key); };
         for (std::size_t t = 0; t < k - tail; ++t) add(t);
         for (std::size_t t = start; t < start + tail; ++t) add(t);
         return out.entered.size() <= options_.max_keys && out.left.size() <= options_.max_keys &&
@@ -326,7 +327,7 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
         counters_.spread_frames += 1;
         if (k > 0) {
             const std::size_t last = k <= p - start ? start + k - 1 : k - (p - start) - 1;
-            cursor_ = next_slots_[todo_[last].slot].index + 1;
+            cursor_ = next_slots_[needed_[last].slot].index + 1;
         }
     }
 
@@ -340,8 +341,8 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
             out.left.clear();
             std::size_t a = 0, b = 0;
             while (a < p || b < n) {
-                const bool from_todo = b == n || (a < p && todo_[a].slot < spare_[b].slot);
-                const Todo& t = from_todo ? todo_[a++] : spare_[b++];
+                const bool from_needed = b == n || (a < p && needed_[a].slot < spare_[b].slot);
+                const Candidate& t = from_needed ? needed_[a++] : spare_[b++];
                 (t.enters ? out.entered : out.left).push_back(t.key);
             }
             return out.entered.size() <= options_.max_keys && out.left.size() <= options_.max_keys &&
@@ -376,10 +377,10 @@ void DeltaBaseline::plan(std::span<const std::uint64_t> current, DeltaPlan& out,
     }
     const std::size_t tail = std::min(k, p - start);
     auto record = [&](std::size_t t) {
-        const Todo& todo = todo_[t];
-        Slot& slot = slots_[todo.slot];
-        const std::uint64_t want = todo.enters ? todo.key : kEmpty;
-        if (slot.named && want == slot.sent) (todo.lost ? counters_.resent_lost : counters_.resent_timeout) += 1;
+        const Candidate& c = needed_[t];
+        Slot& slot = slots_[c.slot];
+        const std::uint64_t want = c.enters ? c.key : kEmpty;
+        if (slot.named && want == slot.sent) (c.lost ? counters_.resent_lost : counters_.resent_timeout) += 1;
         set_sent(slot, want, out.seq);
         if (!recovering) set_held(slot, want, out.seq);  // Naive: assume it arrived
         sent.mentions.push_back(Mention{slot.index, want});

@@ -269,7 +269,7 @@ private:
     static constexpr std::size_t kRing = 64;  // AckWindow::kWindow
 
     // A slot to name this frame: its position in next_slots_ and the key to name.
-    struct Todo {
+    struct Candidate {
         std::size_t slot = 0;
         std::uint64_t key = 0;
         bool enters = false;  // entered (the slot's occupant) or left (the slot empties)
@@ -307,8 +307,8 @@ private:
     std::optional<double> last_heard_ms_;
     std::optional<double> last_keepalive_ms_;
 
-    std::vector<Todo> todo_;   // the slots to name this frame, ascending
-    std::vector<Todo> spare_;  // slots in flight with their current value, ascending
+    std::vector<Candidate> needed_;  // the slots to name this frame, ascending
+    std::vector<Candidate> spare_;   // slots in flight with their current value, ascending
     // Where a spread frame stopped: the next one resumes at the first slot from this index on
     // (then wraps), so no slot waits behind a stream of lower-keyed ones.
     std::uint32_t cursor_ = 0;

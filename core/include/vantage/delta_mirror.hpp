@@ -150,17 +150,13 @@ public:
     // another occupant is left alone and counted as a stale reference. Either way the slot
     // remembers that this frame spoke about it, so a late older frame cannot re-add it.
     bool remove(SlotKey key) {
-        if (!active_) return false;
-        key = scheme(key);
-        Slot& slot = slot_at(key.index);
-        if (slot.touched_seq > current_seq_) return false;
-        slot.touched_seq = current_seq_;
-        if (slot.entry == kNone) return false;
-        if (entries_[slot.entry].generation != key.generation) {
+        Slot* slot = speak_about(key);
+        if (!slot || slot->entry == kNone) return false;
+        if (entries_[slot->entry].generation != key.generation) {
             counters_.stale_refs += 1;
             return false;
         }
-        drop(slot);
+        drop(*slot);
         return true;
     }
 
@@ -168,13 +164,9 @@ public:
     // occupant it held (a frame's "left" list: the server's newest word on the slot). False
     // when nothing was held or a newer frame already spoke about the slot.
     bool retract(SlotKey key) {
-        if (!active_) return false;
-        key = scheme(key);
-        Slot& slot = slot_at(key.index);
-        if (slot.touched_seq > current_seq_) return false;
-        slot.touched_seq = current_seq_;
-        if (slot.entry == kNone) return false;
-        drop(slot);
+        Slot* slot = speak_about(key);
+        if (!slot || slot->entry == kNone) return false;
+        drop(*slot);
         return true;
     }
 
@@ -326,6 +318,17 @@ private:
     };
 
     SlotKey scheme(SlotKey key) const { return generational_ ? key : key.ungenerational(); }
+
+    // key's slot (key put in the current scheme), marked as spoken about by the frame begun
+    // last; nullptr when no frame is active or a newer frame already spoke about the slot.
+    Slot* speak_about(SlotKey& key) {
+        if (!active_) return nullptr;
+        key = scheme(key);
+        Slot& slot = slot_at(key.index);
+        if (slot.touched_seq > current_seq_) return nullptr;
+        slot.touched_seq = current_seq_;
+        return &slot;
+    }
 
     // The slot at index, created (as "never spoken about") if absent.
     Slot& slot_at(std::uint32_t index) {
