@@ -395,7 +395,7 @@ void draw_ui(App& app) {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
     if (app.room) {
-        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), app.room->words().title);
+        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", app.room->words().title);
         const std::string perf = format("| frame %.1f ms  memory %.0f MiB", app.frame_ms, app.memory_bytes / 1048576.0);
         const ImGuiStyle& style = ImGui::GetStyle();
         same_line_if_fits(ImGui::CalcTextSize(perf.c_str()).x);
