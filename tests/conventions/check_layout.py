@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The layout's two rules, checked over the repository's sources.
+"""The layout's rules, checked over the repository's sources.
 
 One list of rooms: the rooms are the lines of playgrounds/common/playground_list.hpp that
 name a room client and server. No other source spells out two or more of them (as quoted
@@ -11,6 +11,10 @@ One boundary: the folders say what may see the UI. core/, playgrounds/common/ an
 playgrounds/<name>/ folder are UI-free (vantage_core, vantage_playgrounds); only
 playgrounds/app/ and playgrounds/views/ (vantage_app) may include an ImGui, SDL, OpenGL or
 Emscripten header.
+
+No measured figure in a header: a timing (ns, us), a throughput (MB/s, GB/s), a speed-up
+("1.7x faster") or a run's date in a .hpp goes stale where nobody re-measures it. Figures
+live in tests/bench/results/ and reach the docs through ./vantage docs.
 
 Usage: check_layout.py             check the repository
        check_layout.py --self-test check that each rule still catches its example
@@ -25,6 +29,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 LIST = "playgrounds/common/playground_list.hpp"
 UI_FOLDERS = ("playgrounds/app/", "playgrounds/views/")
+MEASURED = re.compile(r"\d[\d.,]* ?(?:ns|us|µs|MB/s|GB/s)\b|\b20\d\d-[01]\d-[0-3]\d\b|"
+                      r"\d[\d.]* ?x (?:faster|slower)\b|(?:faster|slower) by \d")
 UI_HEADER = re.compile(r'^\s*#\s*include\s*[<"]\s*(imgui|SDL|GL/|GLES|emscripten|implot|stb_)', re.M)
 
 
@@ -70,6 +76,12 @@ def check_file(path, text, rooms):
         for m in UI_HEADER.finditer(strip_cpp_comments(text)):
             problems.append(f"boundary: includes a UI header ({m.group(0).strip()}) in a UI-free folder; "
                             "UI code lives in playgrounds/views/ or playgrounds/app/")
+    if path.startswith(("core/", "playgrounds/")) and path.endswith(".hpp"):
+        for comment in re.findall(r"//[^\n]*|/\*.*?\*/", text, re.S):
+            m = MEASURED.search(comment)
+            if m:
+                problems.append(f"figures: a measured figure in a header comment ('{m.group(0)}'): "
+                                "record it in tests/bench/results/, quote it in the docs")
     return problems
 
 
@@ -95,11 +107,14 @@ def self_test(rooms):
         ("playgrounds/room/CMakeLists.txt", "add_library(r %s_room.cpp %s_room.cpp)\n" % tuple(two), "rooms"),
         ("playgrounds/horde/horde_sim.cpp", "#include <imgui.h>\n", "boundary"),
         ("playgrounds/common/host.cpp", '#include "SDL.h"\n', "boundary"),
+        ("core/include/vantage/x.hpp", "// The build takes 97.5 us at 20k points.\nint x;\n", "figures"),
+        ("playgrounds/horde/x.hpp", "/* measured 2026-12-04: 1.7x faster */\n", "figures"),
     ]
     fine = [
         ("playgrounds/app/x.cpp", '// %s or %s\n#include "room/%s_room.hpp"\n#include "room/%s_room.hpp"\n'
          % (two[0], two[1], two[0], two[1])),
         ("playgrounds/views/horde_view.cpp", "#include <imgui.h>\n"),
+        ("core/include/vantage/x.hpp", "double latency_ms = 50;  // 16 buckets of 500 ms, 1.5 x step\n"),
     ]
     failures = []
     for path, text, rule in cases:
