@@ -17,7 +17,7 @@
 // - only GET and HEAD (405 with Allow); errors are short text/plain answers.
 import { createServer } from 'node:http';
 import { readFile, stat, realpath } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { resolve, join, extname, sep } from 'node:path';
 
@@ -103,12 +103,12 @@ async function load(file) {
 const isFile = (f) => stat(f).then((s) => s.isFile(), () => false);
 
 export function serve(dir, port = 0, { lan = false } = {}) {
-  const root = resolve(dir);
-  let listed;
+  let root, listed;
   try {
+    root = realpathSync(resolve(dir));  // canonical, as the symlink check compares real paths
     listed = readFileSync(join(root, 'page-files.txt'), 'latin1');
   } catch {
-    return Promise.reject(new Error(`${root} has no page-files.txt (the list of the page's files the web build writes)`));
+    return Promise.reject(new Error(`${resolve(dir)} has no page-files.txt (the list of the page's files the web build writes)`));
   }
   const files = new Set(listed.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l));
   const hosts = new Set(['localhost', '127.0.0.1', '::1', ...(lan ? lanAddresses() : [])]);
