@@ -2,36 +2,42 @@
 //   node web/serve.mjs DIR [PORT] [--lan]   (PORT 0 picks a free port; the URLs are printed)
 // Without --lan it binds 127.0.0.1 only; --lan binds every interface (IPv4 and IPv6) and
 // prints the URL of each LAN address, for a classroom on one Wi-Fi.
-// Used by `./vantage play`, the browser tests and the static bundle. Serves files under DIR
-// and nothing else. Built for thirty laptops reloading one page:
-// - FILE.gz beside FILE (web/precompress.mjs) is sent to a browser that accepts gzip, with
-//   Content-Encoding and Vary: Accept-Encoding, and X-Decoded-Length (the page's progress bar);
-// - every variant has a strong ETag from its bytes; Cache-Control: no-cache makes a reload
-//   revalidate, and a matching If-None-Match gets an empty 304.
+// Used by `./vantage play`, the browser tests and the static bundle.
+//
+// It serves the page by the same policy as the room server (playgrounds/room/room_server.cpp,
+// `./vantage serve`); tests/web/serving_test.mjs runs both on one directory and compares:
+// - what: only the files DIR/page-files.txt lists (the web build writes it; `/` and `/sub/`
+//   are their index.html), answering only to this machine's own names (Host); ".." segments,
+//   "//", backslashes and NUL are 403, a path out of DIR by a symlink 403, anything else 404;
+// - compression: FILE.gz beside FILE (web/precompress.mjs) is sent to a browser whose
+//   Accept-Encoding names gzip with a non-zero q, with Content-Encoding, Vary: Accept-Encoding
+//   and X-Decoded-Length (the page's progress bar);
+// - ETag: "<size>-<mtime in ns since the Unix epoch>[-gz]" in hex; Cache-Control: no-cache
+//   makes a reload revalidate, and a matching If-None-Match (weak or strong) gets an empty 304;
+// - only GET and HEAD (405 with Allow); errors are short text/plain answers.
 import { createServer } from 'node:http';
 import { readFile, stat, realpath } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { resolve, join, extname, sep } from 'node:path';
 
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png',
-  '.ttf': 'font/ttf', '.txt': 'text/plain; charset=utf-8', '.data': 'application/octet-stream',
-  '.gz': 'application/gzip',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.png': 'image/png', '.svg': 'image/svg+xml',
+  '.json': 'application/json', '.txt': 'text/plain; charset=utf-8', '.ini': 'text/plain; charset=utf-8',
 };
 
-// Does an Accept-Encoding value accept gzip? "gzip;q=0" refuses it; "*" accepts it.
+// Does an Accept-Encoding value accept gzip? Only "gzip" counts; "gzip;q=0" refuses it.
 export function acceptsGzip(header) {
-  let gzip = null, star = null;
+  let yes = false;
   for (const item of String(header || '').split(',')) {
-    const [name, ...params] = item.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const ok = !(q && Number(q.slice(2)) === 0);
-    if (name.trim() === 'gzip' || name.trim() === 'x-gzip') gzip = ok;
-    else if (name.trim() === '*') star = ok;
+    const [name, ...params] = item.trim().split(';');
+    if (name.trim().toLowerCase() !== 'gzip') continue;
+    const p = (params[0] || '').trim();
+    const zero = /^q=/i.test(p) && /^[0.]*$/.test(p.slice(2));
+    yes = !zero;
   }
-  return gzip ?? star ?? false;
+  return yes;
 }
 
 // If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x".
@@ -40,56 +46,106 @@ function etagMatches(header, etag) {
   return header.split(',').some((t) => { t = t.trim(); return t === '*' || t.replace(/^W\//, '') === etag; });
 }
 
-// Bytes and ETag of one file, kept while its size and mtime stay the same.
+// The name in a Host header ("name:port", "[v6]:port"), lower case, without a trailing dot.
+function hostName(host) {
+  host = String(host || '').trim();
+  let name = host;
+  if (host.startsWith('[')) { const close = host.indexOf(']'); name = close < 0 ? '' : host.slice(1, close); }
+  else if (host.lastIndexOf(':') >= 0) name = host.slice(0, host.lastIndexOf(':'));
+  name = name.toLowerCase();
+  return name.endsWith('.') ? name.slice(0, -1) : name;
+}
+
+// The request target as a name of page-files.txt, or the status that refuses it.
+function resolveTarget(target, files) {
+  target = target.split(/[?#]/)[0];
+  let path = '';
+  for (let i = 0; i < target.length; ++i) {
+    if (target[i] !== '%') { path += target[i]; continue; }
+    if (!/^[0-9a-fA-F]{2}$/.test(target.slice(i + 1, i + 3))) return { status: 400 };
+    path += String.fromCharCode(parseInt(target.slice(i + 1, i + 3), 16));
+    i += 2;
+  }
+  if (!path.startsWith('/')) return { status: 400 };
+  if (path.includes('\0') || path.includes('\\')) return { status: 403 };
+  const rel = path.slice(1);
+  if (rel.startsWith('/')) return { status: 403 };
+  if (rel.split('/').includes('..')) return { status: 403 };
+  let name = rel;
+  if (name === '' || name.endsWith('/')) name += 'index.html';
+  if (!files.has(name)) {
+    name += '/index.html';  // a directory of the page ("/sub" for "sub/index.html") is its index
+    if (!files.has(name)) return { status: 404 };
+  }
+  return { status: 200, name };
+}
+
+const reasons = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
+function sendText(res, status, text, extra = { 'Cache-Control': 'no-cache' }) {
+  const body = Buffer.from(text ?? reasons[status] + '\n', 'latin1');
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, ...extra });
+  res.end(body);
+}
+
+// Bytes of one file, kept while its size and mtime stay the same; its ETag from both.
 const cache = new Map();
 async function load(file) {
-  const st = await stat(file);
+  const st = await stat(file, { bigint: true });
   if (!st.isFile()) throw new Error('not a file');
+  const etag = `${st.size.toString(16)}-${st.mtimeNs.toString(16)}`;
   const hit = cache.get(file);
-  if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit;
-  const body = await readFile(file);
-  const etag = '"' + createHash('sha256').update(body).digest('base64url').slice(0, 22) + '"';
-  const entry = { size: st.size, mtimeMs: st.mtimeMs, body, etag };
+  if (hit && hit.etag === etag) return hit;
+  const entry = { etag, body: await readFile(file) };
   cache.set(file, entry);
   return entry;
 }
 
-const exists = (f) => stat(f).then((s) => s.isFile(), () => false);
+const isFile = (f) => stat(f).then((s) => s.isFile(), () => false);
 
 export function serve(dir, port = 0, { lan = false } = {}) {
-  const root = resolve(dir);
-  const inside = (f) => f === root || f.startsWith(root + sep);
+  let root, listed;
+  try {
+    root = realpathSync(resolve(dir));  // canonical, as the symlink check compares real paths
+    listed = readFileSync(join(root, 'page-files.txt'), 'latin1');
+  } catch {
+    return Promise.reject(new Error(`${resolve(dir)} has no page-files.txt (the list of the page's files the web build writes)`));
+  }
+  const files = new Set(listed.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l));
+  const hosts = new Set(['localhost', '127.0.0.1', '::1', ...(lan ? lanAddresses() : [])]);
+  const inside = (f) => f.startsWith(root + sep);
   const server = createServer(async (req, res) => {
     try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('only GET and HEAD');
+      if (!hosts.has(hostName(req.headers.host))) {
+        sendText(res, 403, 'this server answers only to its own addresses: open the URL it printed\n',
+          { 'Cache-Control': 'no-cache', Connection: 'close' });
         return;
       }
-      let path;
-      try { path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname); } catch {
-        res.writeHead(400, { 'Content-Type': 'text/plain' }).end('bad request'); return;
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        sendText(res, 405, 'only GET and HEAD\n', { Allow: 'GET, HEAD' });
+        return;
       }
-      let file = resolve(join(root, path));
-      if (!inside(file) || path.includes('\0')) { res.writeHead(403).end('forbidden'); return; }
-      if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
-      // A symlink may not lead out of DIR either.
-      if (!inside(await realpath(file).catch(() => file))) { res.writeHead(403).end('forbidden'); return; }
-      const hasGz = await exists(file + '.gz');
+      const { status, name } = resolveTarget(req.url, files);
+      if (status !== 200) { sendText(res, status); return; }
+      const file = join(root, name);
+      // A symlink may not lead out of DIR.
+      if (!inside(await realpath(file).catch(() => resolve(file)))) { sendText(res, 403); return; }
+      if (!(await isFile(file))) { sendText(res, 404); return; }
+      const hasGz = (await isFile(file + '.gz')) && inside(await realpath(file + '.gz').catch(() => file));
       const gzip = hasGz && acceptsGzip(req.headers['accept-encoding']);
       const entry = await load(gzip ? file + '.gz' : file);
-      const headers = { ETag: gzip ? entry.etag.slice(0, -1) + '-gz"' : entry.etag, 'Cache-Control': 'no-cache' };
+      const headers = { ETag: `"${entry.etag}${gzip ? '-gz' : ''}"`, 'Cache-Control': 'no-cache' };
       if (hasGz) headers.Vary = 'Accept-Encoding';
       if (etagMatches(req.headers['if-none-match'], headers.ETag)) { res.writeHead(304, headers).end(); return; }
       headers['Content-Type'] = types[extname(file)] || 'application/octet-stream';
-      headers['Content-Length'] = entry.body.length;
       if (gzip) {
         headers['Content-Encoding'] = 'gzip';
         headers['X-Decoded-Length'] = (await stat(file)).size;
       }
+      headers['Content-Length'] = entry.body.length;
       res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : entry.body);
     } catch {
-      if (!res.headersSent) res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      if (!res.headersSent) sendText(res, 404);
       else res.destroy();
     }
   });

@@ -239,8 +239,8 @@ void draw_class_console(ViewContext& v, ClassSession& session, double wall_s, fl
             if (ctl.show_qr) draw_qr(client.info().qr, ImGui::GetContentRegionAvail().x);
         }
     } else {
-        ImGui::TextWrapped(
-            "Students join at this page's address with #horde/join (serve with --lan for the classroom).");
+        ImGui::TextWrapped("Students join at this page's address with #%s/join (serve with --lan for the classroom).",
+                           session.link().playground.c_str());
     }
     ImGui::EndChild();
     ImGui::SameLine();

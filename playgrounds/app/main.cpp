@@ -28,7 +28,9 @@
 #include "app/app.hpp"
 #include "app/platform.hpp"
 #include "app/ui.hpp"
+#include "common/catalog.hpp"
 #include "common/host.hpp"
+#include "common/playground_list.hpp"
 #include "common/preset.hpp"
 
 namespace vantage::play {
@@ -49,8 +51,8 @@ std::vector<std::string> apply_link(App& app, std::string_view hash) {
     RoomLink link;
     const std::string rest = split_room_link(hash, link, errors);
     if (link.join) {
-        if (!room_playground(link.playground)) {
-            errors.push_back("rooms play horde or blackhole: '" + link.playground + "/join' is not a room");
+        if (!is_room(link.playground)) {
+            errors.push_back("rooms play " + room_names(" or ") + ": '" + link.playground + "/join' is not a room");
             return errors;
         }
         // The same room, playground and name: keep the session (the page re-applies its own link).
@@ -393,7 +395,7 @@ void draw_ui(App& app) {
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoBringToFrontOnFocus);
     if (app.room) {
-        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), app.room->blackhole() ? "Black-hole room" : "Horde room");
+        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", app.room->words().title);
         const std::string perf = format("| frame %.1f ms  memory %.0f MiB", app.frame_ms, app.memory_bytes / 1048576.0);
         const ImGuiStyle& style = ImGui::GetStyle();
         same_line_if_fits(ImGui::CalcTextSize(perf.c_str()).x);
@@ -617,11 +619,12 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "presets/%s-tour.ini %s\n", std::string(app.host.sim(i).name()).c_str(), e.c_str());
     }
     if (!join_url.empty()) {
-        // The room's playground: horde, unless the settings name blackhole ("blackhole" or
-        // "blackhole/name=ann"); the rest of the settings go with the join (name=...).
-        std::string game = "horde";
-        for (const char* g : {"horde", "blackhole"}) {
-            const std::string n = g;
+        // The room's playground: the default room, unless the settings name another ("blackhole"
+        // or "blackhole/name=ann"); the rest of the settings go with the join (name=...).
+        std::string game = kDefaultRoom;
+        for (const PlaygroundEntry& e : playground_catalog()) {
+            const std::string n = e.name;
+            if (!e.room()) continue;
             if (settings == n || settings.rfind(n + "/", 0) == 0) {
                 game = n;
                 settings = settings.substr(std::min(settings.size(), n.size() + 1));

@@ -3,24 +3,15 @@
 #include <cmath>
 
 #include "common/host.hpp"
+#include "vantage/assert.hpp"
 
 namespace vantage::play {
 
-bool room_playground(std::string_view playground) {
-    return playground == "horde" || playground == "blackhole";
-}
-
 RoomSession::RoomSession(RoomLink link) : link_(std::move(link)), socket_(RoomSocket::connect(link_.url)) {
     const RoomRemoteOptions options{.name = link_.name.empty() ? std::string("player") : link_.name};
-    if (link_.playground == "blackhole") {
-        auto b = std::make_unique<BlackholeRemote>(options);
-        blackhole_ = b.get();
-        remote_ = std::move(b);
-    } else {
-        auto h = std::make_unique<HordeRemote>(options);
-        horde_ = h.get();
-        remote_ = std::move(h);
-    }
+    game_ = make_room_game(link_.playground, options);
+    VANTAGE_ASSERT(game_.remote, "RoomSession: the link's playground is not a room");
+    remote_ = game_.remote.get();
 }
 
 void RoomSession::update(double wall_s, float dt_s) {

@@ -1,7 +1,7 @@
 // RoomSession: the app as a client of a room (a page opened at "#horde/join" or
 // "#blackhole/join", or the desktop app with --join ws://HOST:PORT/ws). It owns the
-// platform's socket and the game's client (HordeRemote or BlackholeRemote, by the link's
-// playground), feeds it the wall clock (a real network has no simulated time on this side),
+// platform's socket and the game's client with its view (make_room_game(), by the link's
+// playground, from the playground list), feeds it the wall clock (a real network has no simulated time on this side),
 // and turns its socket meters into the app's Meter list so the plots, the page's state() and
 // the view read them the same way as an in-page playground's.
 #pragma once
@@ -11,16 +11,15 @@
 #include <vector>
 
 #include "app/room_socket.hpp"
-#include "blackhole/blackhole_remote.hpp"
+#include "app/views.hpp"
 #include "common/room_link.hpp"
 #include "common/simulation.hpp"
-#include "horde/horde_remote.hpp"
 
 namespace vantage::play {
 
 class RoomSession {
 public:
-    // The link's playground is "horde" or "blackhole" (room_playground() says which are rooms).
+    // The link's playground is a room (is_room() in common/catalog.hpp says which are).
     explicit RoomSession(RoomLink link);
     // One frame: connect progress, network in and out, what the client holds moved by dt_s.
     void update(double wall_s, float dt_s);
@@ -33,9 +32,9 @@ public:
     const RoomLink& link() const { return link_; }
     const RoomRemote& remote() const { return *remote_; }
     RoomRemote& remote() { return *remote_; }
-    // The game's client: exactly one is not null.
-    const HordeRemote* horde() const { return horde_; }
-    const BlackholeRemote* blackhole() const { return blackhole_; }
+    // The game's own words and drawing (views/<name>_view.cpp).
+    const RoomWords& words() const { return game_.words; }
+    WorldView draw_world(float side) const { return game_.draw_world(side); }
     bool connected() const { return socket_ && socket_->state() == RoomSocket::State::Open; }
     // What to show about the connection: connecting, joined, or why it ended.
     std::string status_text() const;
@@ -48,15 +47,11 @@ public:
 private:
     RoomLink link_;
     std::unique_ptr<RoomSocket> socket_;
-    std::unique_ptr<RoomRemote> remote_;
-    HordeRemote* horde_ = nullptr;
-    BlackholeRemote* blackhole_ = nullptr;
+    RoomGame game_;
+    RoomRemote* remote_ = nullptr;  // game_.remote
     bool hello_sent_ = false;
     bool left_ = false;
 };
-
-// The playgrounds that are rooms ("horde", "blackhole").
-bool room_playground(std::string_view playground);
 
 struct ViewContext;
 // The room's view (app/room_view.cpp): drawn instead of the tabs while the page is a client.

@@ -12,32 +12,13 @@
 namespace vantage::play {
 namespace {
 
-struct RoomWords {
-    const char* intro;  // what this page is
-    const char* held;   // what it holds, plural
-    const char* error;  // the truth sample's error, by name
-};
-
-RoomWords words_for(const RoomSession& session) {
-    if (session.blackhole()) {
-        return {
-            "You are a client of a black-hole room: this page integrates its own pellets with the field the "
-            "server sends it, over a real socket. Arrow keys, WASD or a drag on the view steer your hole.",
-            "pellets", "pellet error (mean)"};
-    }
-    return {
-        "You are a client of a horde room: this page knows only what the server sends it, over a real socket. "
-        "Arrow keys, WASD or a drag on the view steer your player.",
-        "enemies", "render error (mean)"};
-}
-
 bool remote_joined(RoomSession& session) {
     return session.remote().status() == RoomRemote::Status::Joined;
 }
 
 void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     RoomRemote& remote = session.remote();
-    const RoomWords words = words_for(session);
+    const RoomWords& words = session.words();
     ImGui::TextWrapped("%s", words.intro);
     ImGui::Separator();
     const bool joined = remote.status() == RoomRemote::Status::Joined;
@@ -86,7 +67,7 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
 // A phone's meters: this seat's numbers as a compact two-column list above its world.
 void draw_compact_meters(RoomSession& session) {
     RoomRemote& remote = session.remote();
-    const RoomWords words = words_for(session);
+    const RoomWords& words = session.words();
     if (!begin_readouts("room_meters")) return;
     readout("down", "KiB per second this page receives", format("%.1f KiB/s", remote.down_kib_s()),
             format("%.0f KiB/s", remote.down_kib_s()));
@@ -101,7 +82,7 @@ void draw_compact_meters(RoomSession& session) {
         readout("phantoms", "enemies this page still shows that the server has removed",
                 format("%.0f", *remote.phantoms()), format("%.0f", *remote.phantoms()));
     if (remote.truth() && remote.err_mean_px())
-        readout(session.blackhole() ? "pellet error" : "error", words.error, format("%.0f px", *remote.err_mean_px()),
+        readout(words.error_short, words.error, format("%.0f px", *remote.err_mean_px()),
                 format("%.0f", *remote.err_mean_px()));
     end_readouts();
 }
@@ -133,8 +114,7 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
     const float side = narrow
                            ? std::max(em(6.0f), std::min(avail.x, avail.y * 0.7f))
                            : std::max(em(6.0f), std::min(avail.x, avail.y - plots_h - ImGui::GetStyle().ItemSpacing.y));
-    const WorldView view =
-        session.horde() ? draw_room_world(*session.horde(), side) : draw_room_world(*session.blackhole(), side);
+    const WorldView view = session.draw_world(side);
     // A drag on the world steers toward the pointer (touch screens send it as a mouse drag).
     Vec2 dir = held_keys_direction();
     const ImGuiIO& io = ImGui::GetIO();
@@ -165,10 +145,7 @@ void draw_room_view(ViewContext& v, RoomSession& session) {
     if (!narrow) ImGui::SameLine();
     one("room_rtt", "room.rtt_ms", "RTT", "ms");
     if (!narrow) ImGui::SameLine();
-    if (session.horde())
-        one("room_phantoms", "room.phantoms", "phantoms", "phantoms");
-    else
-        one("room_error", "room.err_mean_px", "pellet error", "px");
+    one("room_game", session.words().plot_meter, session.words().plot_label, session.words().plot_unit);
     ImGui::EndChild();
 }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/room_remote.hpp"
 #include "simulation.hpp"
 
 namespace vantage::play {
@@ -43,9 +44,20 @@ struct PlaygroundEntry {
     void (*report)(const ReportOptions& options, std::FILE* out) = nullptr;
     // The largest configuration the page offers ("key=value&..."), for tick budgets.
     const char* largest = "";
+    // The room's client, for a playground that can be a room (its list line names one);
+    // nullptr for one that cannot.
+    std::unique_ptr<RoomRemote> (*make_remote)(RoomRemoteOptions options) = nullptr;
+
+    bool room() const { return make_remote != nullptr; }
 };
 
 const std::vector<PlaygroundEntry>& playground_catalog();
+// The entry named `name`, or nullptr.
+const PlaygroundEntry* find_playground(std::string_view name);
+// Whether `name` is a playground that can be a room.
+bool is_room(std::string_view name);
+// The rooms' names in list order, joined by `separator` ("horde, blackhole"), for messages.
+std::string room_names(std::string_view separator = ", ");
 std::vector<std::unique_ptr<Simulation>> make_all_simulations();
 
 }  // namespace vantage::play

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "common/playground_list.hpp"
 #include "common/room_wire.hpp"
 
 namespace vantage::play {
@@ -85,7 +86,7 @@ std::string class_link_suffix(const RoomLink& link) {
 }
 
 std::string room_link_hash(const RoomLink& link) {
-    std::string out = "#" + (link.playground.empty() ? std::string("horde") : link.playground) + "/join";
+    std::string out = "#" + (link.playground.empty() ? std::string(kDefaultRoom) : link.playground) + "/join";
     if (!link.name.empty()) {
         out += "&name=";
         for (char c : link.name) {

@@ -657,7 +657,9 @@ private:
         }
         const std::uintmax_t size = fs::file_size(chosen, fec);
         if (fec) return send_text(http::status::not_found, "Not Found\n", version, !keep);
-        const auto mtime = fs::last_write_time(chosen, fec).time_since_epoch().count();
+        // The page's ETag rule, shared with web/serve.mjs (tests/web/serving_test.mjs checks):
+        // "<size>-<mtime in ns since the Unix epoch>[-gz]", in hex.
+        const auto mtime = std::chrono::file_clock::to_sys(fs::last_write_time(chosen, fec)).time_since_epoch().count();
         char etag[80];
         std::snprintf(etag, sizeof etag, "\"%llx-%llx%s\"", static_cast<unsigned long long>(size),
                       static_cast<unsigned long long>(mtime), gzip ? "-gz" : "");

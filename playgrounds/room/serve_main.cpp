@@ -1,8 +1,9 @@
-// vantage_serve: a room. The horde or black-hole world runs natively at its fixed tick and is
+// vantage_serve: a room. A room's world (a playground whose line in common/playground_list.hpp
+// names a room: the horde, the black holes) runs natively at its fixed tick and is
 // served with the page from one process: HTTP for the web build's files, a WebSocket at /ws
 // for players (browsers, the desktop app, bots). Ctrl+C stops it cleanly.
 //
-//   vantage_serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan]
+//   vantage_serve [ROOM] [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan]
 //                                 [--bind ADDR] [--presets DIR]
 //
 // It binds 127.0.0.1 (loopback only) unless told otherwise: --lan binds every interface
@@ -12,9 +13,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include "common/catalog.hpp"
 #include "common/host.hpp"
+#include "common/playground_list.hpp"
 #include "common/preset.hpp"
 #include "room/blackhole_room.hpp"
 #include "room/horde_room.hpp"
@@ -28,8 +33,9 @@ namespace {
 int usage(const std::string& error) {
     std::fprintf(stderr, "vantage serve: %s\n", error.c_str());
     std::fprintf(stderr,
-                 "usage: vantage serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] "
-                 "[--bind ADDR]\n");
+                 "usage: vantage serve [%s] [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] "
+                 "[--bind ADDR]\n",
+                 play::room_names("|").c_str());
     return 2;
 }
 
@@ -110,7 +116,7 @@ int serve(const std::string& playground, ServeArgs args) {
     std::printf("  %d seats, %s, tick %d Hz; settings: %s\n", game.seats, world_summary(game).c_str(), game.tick_hz,
                 game.describe().c_str());
     std::printf("  desktop: ./vantage play --desktop --join ws://%s:%u/ws%s    stop: Ctrl+C\n", host.c_str(), port,
-                playground == "horde" ? "" : (" " + playground).c_str());
+                playground == play::kDefaultRoom ? "" : (" " + playground).c_str());
     std::fflush(stdout);
     server.set_handle_signals(true);
     server.run();
@@ -124,17 +130,18 @@ int serve(const std::string& playground, ServeArgs args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 2) return usage("missing playground (horde or blackhole)");
-    const std::string playground = argv[1];
-    if (playground == "--help" || playground == "-h") {
+    // The room: the first argument unless it is a flag, else the default room.
+    const bool named = argc >= 2 && argv[1][0] != '-';
+    const std::string playground = named ? argv[1] : play::kDefaultRoom;
+    if (argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
         usage("help");
         return 0;
     }
-    if (playground != "horde" && playground != "blackhole")
-        return usage("unknown playground '" + playground + "' (rooms: horde, blackhole)");
+    if (!play::is_room(playground))
+        return usage("unknown room '" + playground + "' (rooms: " + play::room_names() + ")");
 
     ServeArgs args;
-    for (int i = 2; i < argc; ++i) {
+    for (int i = named ? 2 : 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--lan") {
             args.lan = true;
@@ -166,6 +173,13 @@ int main(int argc, char** argv) {
         }
         ++i;
     }
-    if (playground == "blackhole") return serve<room::BlackholeRoom, room::BlackholeRoomOptions>(playground, args);
-    return serve<room::HordeRoom, room::HordeRoomOptions>(playground, args);
+    // Each room of the list, as its own server type (room::<X>Room with its options).
+#define VANTAGE_SERVE_ROOM_OF(room_name, Remote, Room) \
+    if (playground == room_name)                       \
+        return serve<room::Room, std::decay_t<decltype(std::declval<room::Room>().options())>>(playground, args);
+#define VANTAGE_SERVE_ROOM(Sim, name, report, largest, ...) __VA_OPT__(VANTAGE_SERVE_ROOM_OF(name, __VA_ARGS__))
+    VANTAGE_PLAYGROUNDS(VANTAGE_SERVE_ROOM)
+#undef VANTAGE_SERVE_ROOM
+#undef VANTAGE_SERVE_ROOM_OF
+    return usage("room '" + playground + "' has no server");
 }

@@ -2,6 +2,7 @@
 """The mechanical parts of core/docs/conventions.md, checked over every public header.
 
 Usage: check_conventions.py [HEADER...]   (default: core/include/vantage/*.hpp)
+       check_conventions.py --self-test  (bad_header.hpp.txt gives exactly expected_findings.txt)
 
 Prints one TAP-style line per header ("ok <path>" or "not ok <path>") followed by one
 "#   <rule>: <what>" line per finding, and exits 1 when any header fails. A header's .cpp
@@ -123,7 +124,23 @@ def check(path):
     return sorted(set(problems))
 
 
+def self_test():
+    """The checker must still fail bad_header.hpp.txt with exactly expected_findings.txt, so a
+    rule that stops catching anything fails too."""
+    here = pathlib.Path(__file__).resolve().parent
+    got = [f"#   {p}" for p in check(here / "bad_header.hpp.txt")]
+    want = (here / "expected_findings.txt").read_text().splitlines()
+    print(("ok" if got == want else "not ok") + " check_conventions.py self-test (bad_header.hpp.txt)")
+    for line in sorted(set(want) - set(got)):
+        print("#   no longer reported: " + line.strip("# "))
+    for line in sorted(set(got) - set(want)):
+        print("#   newly reported: " + line.strip("# "))
+    return 0 if got == want else 1
+
+
 def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
     paths = [pathlib.Path(a) for a in argv] or sorted((ROOT / "core" / "include" / "vantage").glob("*.hpp"))
     failed = 0
     for path in paths:

@@ -19,13 +19,23 @@ Figures (NAME ARG...):
   playground-ticks              each playground's tick at its defaults and at its largest
   tick PLAYGROUND               one sentence: that playground's tick, defaults and largest
   room-load                     the room's tick, bandwidth and memory per bot count
+  headline PLAYGROUND PRESET    one sentence: that preset's verdict, as the report tool
+                                judged it (tests/bench/results/headlines.md)
+
+The headlines come from the report tool (`vantage_report PLAYGROUND --preset NAME`, a seeded
+simulated run: the same sources give the same verdict on any machine), recorded in
+headlines.md for every headline a document quotes.
 
 Usage:
-  figures.py --write   rewrite every marked region (./vantage docs)
-  figures.py --check   one line per Markdown file, "ok FILE" or "not ok FILE" with "#   "
+  figures.py --write [--report BIN]
+                       rewrite every marked region (./vantage docs); with --report, first
+                       re-record headlines.md by running BIN (vantage_report)
+  figures.py --check [--report BIN]
+                       one line per Markdown file, "ok FILE" or "not ok FILE" with "#   "
                        lines naming each region that differs from its source and each
-                       relative link whose target is not in the repository; exit 1 if any
-                       (./vantage test docs, and CTest's `docs`)
+                       relative link whose target is not in the repository; with --report,
+                       one more line for headlines.md: whether BIN still gives each recorded
+                       verdict; exit 1 if any (./vantage test docs, and CTest's `docs`)
 """
 import os
 import pathlib
@@ -90,6 +100,55 @@ def room_run():
         raise Problem("tests/bench/results/room-latest.md: no table of bots")
     return {"date": date.group(1), "machine": f"{machine.group(1).replace('(R)', '')}, {machine.group(2)} cores",
             "rows": rows}
+
+
+HEADLINES = RESULTS / "headlines.md"
+
+
+def headline_specs(texts):
+    """(playground, preset) for every headline region in the given documents' texts."""
+    found = []
+    for text in texts:
+        for m in REGION.finditer(text):
+            name, *args = m.group("spec").split()
+            if name == "headline" and len(args) == 2 and tuple(args) not in found:
+                found.append(tuple(args))
+    return found
+
+
+def run_headline(tool, playground, preset):
+    """The verdict line the report tool prints for one preset ("holds: ..." or not)."""
+    out = subprocess.run([tool, playground, "--preset", preset], capture_output=True, text=True, timeout=300)
+    m = re.search(r"^verdict: (.*)$", out.stdout, re.M)
+    if not m:
+        raise Problem(f"{tool} {playground} --preset {preset} printed no verdict: {out.stderr.strip()[:200]}")
+    return m.group(1).strip()
+
+
+def recorded_headlines():
+    if not HEADLINES.exists():
+        return {}
+    found = {}
+    for line in read(HEADLINES).splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 3 and cells[0] not in ("playground", "---"):
+            found[(cells[0], cells[1])] = cells[2]
+    return found
+
+
+def record_headlines(tool, specs):
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"], capture_output=True,
+                                text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    rows = [[pg, preset, run_headline(tool, pg, preset).replace("|", "/")] for pg, preset in specs]
+    HEADLINES.write_text(
+        "# Headline findings, as the report tool judges them\n\n"
+        "Each row is `./vantage report PLAYGROUND --preset PRESET`: a seeded, simulated run, so the same\n"
+        "sources give the same verdict on any machine. Recorded by `./vantage docs` for every headline\n"
+        f"the README and the docs quote (tests/docs/figures.py), at commit {commit}.\n\n" +
+        table(rows, ["playground", "preset", "verdict"]), encoding="utf-8")
 
 
 # ---- figures ------------------------------------------------------------------------------
@@ -158,6 +217,16 @@ def figure(doc, spec):
         rows = [[x["bots"], x["tick mean ms"], x["tick worst ms"], x["KiB/s per client"], x["RSS MiB"]] for x in r["rows"]]
         return (table(rows, ["bots", "tick mean ms", "tick worst ms", "KiB/s per client", "RSS MiB"]) +
                 f"\n{r['machine']}, {r['date']} ([room-latest.md]({link(doc, 'tests/bench/results/room-latest.md')})).\n")
+    if name == "headline":
+        if len(args) != 2:
+            raise Problem("headline takes PLAYGROUND PRESET")
+        verdict = recorded_headlines().get((args[0], args[1]))
+        if verdict is None:
+            raise Problem(f"headlines.md has no verdict for {args[0]} {args[1]} (run ./vantage docs)")
+        # A verdict that holds is quoted as the finding; one that does not says so.
+        finding = verdict[len("holds: "):] if verdict.startswith("holds: ") else verdict
+        return (f"Headline (`./vantage report {args[0]} --preset {args[1]}`, "
+                f"[recorded]({link(doc, 'tests/bench/results/headlines.md')})): {finding}\n")
     raise Problem(f"unknown figure {name!r}")
 
 
@@ -202,12 +271,36 @@ def broken_links(doc, text):
 
 
 def main(argv):
-    if argv not in (["--write"], ["--check"]):
+    mode, tool = (argv[0] if argv else None), None
+    if len(argv) == 3 and argv[1] == "--report":
+        tool = argv[2]
+    if mode not in ("--write", "--check") or len(argv) not in (1, 3) or (len(argv) == 3 and not tool):
         print(__doc__, file=sys.stderr)
         return 2
-    write = argv == ["--write"]
+    write = mode == "--write"
+    docs = documents()
     failed = 0
-    for doc in documents():
+    if tool:
+        specs = headline_specs(read(ROOT / d) for d in docs)
+        if write:
+            record_headlines(tool, specs)
+            print(f"recorded {len(specs)} headlines in {HEADLINES.relative_to(ROOT)}")
+        else:
+            recorded, problems = recorded_headlines(), []
+            for pg, preset in specs:
+                try:
+                    now = run_headline(tool, pg, preset).replace("|", "/")
+                except (Problem, OSError, subprocess.SubprocessError) as e:
+                    problems.append(str(e))
+                    continue
+                if recorded.get((pg, preset)) != now:
+                    problems.append(f"{pg} {preset}: the report tool now says '{now}', recorded "
+                                    f"'{recorded.get((pg, preset))}' (run ./vantage docs)")
+            print(("not ok " if problems else "ok ") + str(HEADLINES.relative_to(ROOT)))
+            for p in problems:
+                print(f"#   {p}")
+            failed += bool(problems)
+    for doc in docs:
         text = read(ROOT / doc)
         problems = []
         new = regenerate(doc, text, problems)

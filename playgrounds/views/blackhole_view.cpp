@@ -281,6 +281,19 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
     ImGui::EndChild();
 }
 
+RoomWords room_words(const BlackholeRemote&) {
+    return {.title = "Black-hole room",
+            .intro =
+                "You are a client of a black-hole room: this page integrates its own pellets with the field "
+                "the server sends it, over a real socket. Arrow keys, WASD or a drag on the view steer your hole.",
+            .held = "pellets",
+            .error = "pellet error (mean)",
+            .error_short = "pellet error",
+            .plot_meter = "room.err_mean_px",
+            .plot_label = "pellet error",
+            .plot_unit = "px"};
+}
+
 // A client of a black-hole room: only what this client holds (no ghost: the truth is on the
 // server), around its own hole as its last packet placed it, with the players' names beside
 // their holes.

@@ -236,6 +236,19 @@ void draw_view(ViewContext& v, HordeSim& sim) {
     ImGui::EndChild();
 }
 
+RoomWords room_words(const HordeRemote&) {
+    return {.title = "Horde room",
+            .intro =
+                "You are a client of a horde room: this page knows only what the server sends it, over a real "
+                "socket. Arrow keys, WASD or a drag on the view steer your player.",
+            .held = "enemies",
+            .error = "render error (mean)",
+            .error_short = "error",
+            .plot_meter = "room.phantoms",
+            .plot_label = "phantoms",
+            .plot_unit = "phantoms"};
+}
+
 // A client of a horde room: only what this client was sent (no ghost: the truth is on the
 // server). Names from the roster beside the players; held enemies as the client draws them;
 // a minimap of what it holds and its crowd summaries in the corner.
