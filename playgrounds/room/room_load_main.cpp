@@ -8,13 +8,17 @@
 // room's thread); the table then has a row per transport: frame age (p50, p99: the worst
 // bot's), stalls, how often the mirror agreed with the frame's digest, and the process's
 // threads, RSS and CPU per message. Real loss comes from outside: run it in a private network
-// namespace with an nftables drop rule (udp.md, "Real loss on one machine"); --clear-loss-at S
+// namespace with an nftables drop rule (udp.md, "Real loss on one machine"), which --loss-cmd
+// runs once every bot is seated and on its transport (the measurement starts then); --clear-loss-at S
 // runs --clear-loss-cmd (e.g. "nft flush ruleset") S seconds into the measurement and reports
 // how long after it every mirror agreed on a newer frame.
 //
 //   vantage_room_load [--bots N] [--udp N] [--seconds S] [--every S] [--enemies N] [--loss PCT] [--send-hz HZ]
-//                     [--clear-loss-at S --clear-loss-cmd CMD] [--markdown FILE]
+//   [--latency MS] [--jitter MS]
+//                     [--loss-cmd CMD] [--clear-loss-at S --clear-loss-cmd CMD] [--markdown FILE]
+#include <pthread.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -68,6 +72,14 @@ double cpu_ms() {
     getrusage(RUSAGE_SELF, &u);
     return (static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0 +
             static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0);
+}
+
+// CPU time of one thread (the room's), ms.
+double thread_cpu_ms(std::thread& t) {
+    clockid_t id;
+    timespec ts{};
+    if (pthread_getcpuclockid(t.native_handle(), &id) != 0 || clock_gettime(id, &ts) != 0) return 0;
+    return static_cast<double>(ts.tv_sec) * 1000.0 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
 // Times the room's phases on the server thread; read under the mutex.
@@ -125,7 +137,8 @@ private:
 int usage(const std::string& e) {
     std::fprintf(stderr,
                  "vantage_room_load: %s\nusage: vantage_room_load [--bots N] [--seconds S] [--every S] "
-                 "[--udp N] [--enemies N] [--loss PCT] [--send-hz HZ] [--clear-loss-at S --clear-loss-cmd CMD] "
+                 "[--udp N] [--enemies N] [--loss PCT] [--send-hz HZ] [--latency MS] [--jitter MS] [--clear-loss-at S "
+                 "--clear-loss-cmd CMD] "
                  "[--markdown FILE]\n",
                  e.c_str());
     return 2;
@@ -135,9 +148,9 @@ int usage(const std::string& e) {
 
 int main(int argc, char** argv) {
     int bots_n = 32, udp_n = 0;
-    double seconds = 10, every = 0, loss = 0, send_hz = 0, clear_at = -1;
+    double seconds = 10, every = 0, loss = 0, send_hz = 0, clear_at = -1, latency = -1, jitter = -1;
     int enemies = 3000;
-    std::string markdown, clear_cmd;
+    std::string markdown, clear_cmd, loss_cmd;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         double v = 0;
@@ -148,6 +161,10 @@ int main(int argc, char** argv) {
         }
         if (a == "--clear-loss-cmd" && i + 1 < argc) {
             clear_cmd = argv[++i];
+            continue;
+        }
+        if (a == "--loss-cmd" && i + 1 < argc) {
+            loss_cmd = argv[++i];
             continue;
         }
         if (!has) return usage("'" + a + "' needs a number");
@@ -166,6 +183,10 @@ int main(int argc, char** argv) {
             udp_n = static_cast<int>(v);
         else if (a == "--send-hz" && v >= 1 && v <= 60)
             send_hz = v;
+        else if (a == "--latency" && v >= 0 && v <= 400)
+            latency = v;
+        else if (a == "--jitter" && v >= 0 && v <= 150)
+            jitter = v;
         else if (a == "--clear-loss-at" && v >= 0)
             clear_at = v;
         else
@@ -178,7 +199,11 @@ int main(int argc, char** argv) {
     game.seats = 128;
     game.settings.enemies = enemies;
     game.settings.loss_pct = loss;
+    game.max_pending = 256;  // every bot comes from 127.0.0.1, and under real loss hellos arrive late
+    game.max_pending_per_address = 256;
     if (send_hz > 0) game.settings.send_hz = send_hz;
+    if (latency >= 0) game.settings.latency_ms = latency;  // the simulated link's, above the socket
+    if (jitter >= 0) game.settings.jitter_ms = jitter;
     room::HordeRoom horde(game);
     PhaseTimer timer;
     horde.set_profiler(&timer);
@@ -202,7 +227,11 @@ int main(int argc, char** argv) {
         bots.push_back(std::make_unique<room::HordeBot>(
             play::HordeRemoteOptions{.name = (i < udp_n ? "udp" : "ws") + std::to_string(i)},
             room::UdpSeatLinkOptions{.enabled = i < udp_n, .connect_timeout_ms = 5000.0}));
-        if (std::string e = bots.back()->join(url, ms_since(t0)); !e.empty()) return usage("bot join: " + e);
+        if (std::string e = bots.back()->join(url, ms_since(t0)); !e.empty()) {
+            server.stop();
+            thread.join();
+            return usage("bot join: " + e);
+        }
     }
     // Warm-up: every bot seated and receiving.
     double last = ms_since(t0);
@@ -214,13 +243,16 @@ int main(int argc, char** argv) {
     };
     while (ms_since(t0) < (udp_n > 0 ? 4000 : 2000)) frame();
     timer.take_and_reset();
+    if (!loss_cmd.empty() && std::system(loss_cmd.c_str()) != 0)
+        std::fprintf(stderr, "room load: '%s' failed\n", loss_cmd.c_str());
     const double cpu0 = cpu_ms();
+    const double server_cpu0 = thread_cpu_ms(thread);
     const room::UdpRoomStats udp0 = udp.stats();  // read while the room runs: counters only, a torn read is harmless
     std::uint64_t messages0 = 0;
     for (auto& b : bots) messages0 += b->remote().frames();
     // Agreement sampled every frame, per transport (after the loss clears, if it does).
     std::uint64_t agreed[2] = {0, 0}, samples[2] = {0, 0};
-    double cleared_ms = -1, converged_ms = -1;
+    double cleared_ms = -1, converged_ms[2] = {-1, -1};
     std::vector<std::uint64_t> frames_at_clear;
     std::uint64_t down0 = 0;
     for (auto& b : bots) down0 += b->remote().bytes_down();
@@ -249,11 +281,17 @@ int main(int argc, char** argv) {
             cleared_ms = ms_since(m0);
             for (auto& b : bots) frames_at_clear.push_back(b->remote().frames());
         }
-        if (cleared_ms >= 0 && converged_ms < 0) {
+        for (int t = 0; t < 2 && cleared_ms >= 0; ++t) {
+            if (converged_ms[t] >= 0) continue;
             bool all = true;
-            for (std::size_t i = 0; i < bots.size() && all; ++i)
-                all = bots[i]->remote().frames() > frames_at_clear[i] && bots[i]->remote().client().agreed();
-            if (all) converged_ms = ms_since(m0) - cleared_ms;
+            for (std::size_t i = 0; i < bots.size() && all; ++i) {
+                const play::HordeRemote& r = bots[i]->remote();
+                if (r.status() != play::HordeRemote::Status::Joined ||
+                    (r.transport() == room::SeatTransport::Udp ? 1 : 0) != t)
+                    continue;
+                all = r.frames() > frames_at_clear[i] && r.client().agreed();
+            }
+            if (all) converged_ms[t] = ms_since(m0) - cleared_ms;
         }
         if (every > 0 && ms_since(m0) >= next_line * 1000.0) {
             const PhaseTimer::Snapshot s = timer.take_and_reset();
@@ -266,6 +304,7 @@ int main(int argc, char** argv) {
     }
     const double measured_s = ms_since(m0) / 1000.0;
     const double cpu = cpu_ms() - cpu0;
+    const double server_cpu = thread_cpu_ms(thread) - server_cpu0;
     const room::UdpRoomStats udp1 = udp.stats();
     const int thread_count = threads();
     std::uint64_t messages = 0;
@@ -301,7 +340,7 @@ int main(int argc, char** argv) {
     horde.set_udp_door(nullptr);
 
     std::string table;
-    char line[256];
+    char line[1024];
     std::snprintf(line, sizeof line, "| bots | enemies | loss | ticks | tick mean ms | tick worst ms |");
     table += line;
     std::vector<std::string> phases;
@@ -334,18 +373,22 @@ int main(int argc, char** argv) {
     }
     std::snprintf(line, sizeof line,
                   "\nprocess: %d threads, RSS %.1f MiB, CPU %.0f ms over %.1f s (%.1f%% of one core), %.2f us CPU per "
-                  "frame delivered (%llu frames; server and bots in one process); udp: %u connected, %llu datagrams "
-                  "out, %llu in, %llu refused\n",
+                  "frame delivered (%llu frames; server and bots in one process); the room's thread alone %.0f ms "
+                  "(%.1f%% of one core, %.2f us per frame); udp: %u connected, %llu datagrams out, %llu in, %llu "
+                  "refused\n",
                   thread_count, rss_mib(), cpu, measured_s, cpu / (measured_s * 10.0),
                   messages ? cpu * 1000.0 / static_cast<double>(messages) : 0.0,
-                  static_cast<unsigned long long>(messages), udp1.connected,
+                  static_cast<unsigned long long>(messages), server_cpu, server_cpu / (measured_s * 10.0),
+                  messages ? server_cpu * 1000.0 / static_cast<double>(messages) : 0.0, udp1.connected,
                   static_cast<unsigned long long>(udp1.datagrams_out - udp0.datagrams_out),
                   static_cast<unsigned long long>(udp1.datagrams_in - udp0.datagrams_in),
                   static_cast<unsigned long long>(udp1.refused));
     table += line;
     if (cleared_ms >= 0) {
-        std::snprintf(line, sizeof line, "loss cleared at %.1f s; every mirror agreed on a newer frame %.0f ms later\n",
-                      cleared_ms / 1000.0, converged_ms);
+        std::snprintf(line, sizeof line,
+                      "loss cleared at %.1f s; every mirror agreed on a newer frame: udp %.0f ms later, websocket %.0f "
+                      "ms later\n",
+                      cleared_ms / 1000.0, converged_ms[1], converged_ms[0]);
         table += line;
     }
     std::printf("%s", table.c_str());
