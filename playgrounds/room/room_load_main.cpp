@@ -13,7 +13,8 @@
 // runs --clear-loss-cmd (e.g. "nft flush ruleset") S seconds into the measurement and reports
 // how long after it every mirror agreed on a newer frame.
 //
-//   vantage_room_load [--bots N] [--udp N] [--seconds S] [--every S] [--enemies N] [--loss PCT] [--send-hz HZ]
+//   vantage_room_load [--bots N] [--udp N] [--udp-port N] [--udp-public HOST:PORT] [--seconds S] [--every S] [--enemies
+//   N] [--loss PCT] [--send-hz HZ]
 //   [--latency MS] [--jitter MS]
 //                     [--loss-cmd CMD] [--clear-loss-at S --clear-loss-cmd CMD] [--markdown FILE]
 #include <pthread.h>
@@ -27,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -137,7 +139,8 @@ private:
 int usage(const std::string& e) {
     std::fprintf(stderr,
                  "vantage_room_load: %s\nusage: vantage_room_load [--bots N] [--seconds S] [--every S] "
-                 "[--udp N] [--enemies N] [--loss PCT] [--send-hz HZ] [--latency MS] [--jitter MS] [--clear-loss-at S "
+                 "[--udp N] [--udp-port N] [--udp-public HOST:PORT] [--enemies N] [--loss PCT] [--send-hz HZ] "
+                 "[--latency MS] [--jitter MS] [--clear-loss-at S "
                  "--clear-loss-cmd CMD] "
                  "[--markdown FILE]\n",
                  e.c_str());
@@ -150,7 +153,8 @@ int main(int argc, char** argv) {
     int bots_n = 32, udp_n = 0;
     double seconds = 10, every = 0, loss = 0, send_hz = 0, clear_at = -1, latency = -1, jitter = -1;
     int enemies = 3000;
-    std::string markdown, clear_cmd, loss_cmd;
+    std::string markdown, clear_cmd, loss_cmd, udp_public;
+    long udp_port = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         double v = 0;
@@ -161,6 +165,10 @@ int main(int argc, char** argv) {
         }
         if (a == "--clear-loss-cmd" && i + 1 < argc) {
             clear_cmd = argv[++i];
+            continue;
+        }
+        if (a == "--udp-public" && i + 1 < argc) {
+            udp_public = argv[++i];
             continue;
         }
         if (a == "--loss-cmd" && i + 1 < argc) {
@@ -183,6 +191,8 @@ int main(int argc, char** argv) {
             udp_n = static_cast<int>(v);
         else if (a == "--send-hz" && v >= 1 && v <= 60)
             send_hz = v;
+        else if (a == "--udp-port" && v >= 0 && v <= 65535)
+            udp_port = static_cast<long>(v);
         else if (a == "--latency" && v >= 0 && v <= 400)
             latency = v;
         else if (a == "--jitter" && v >= 0 && v <= 150)
@@ -215,7 +225,18 @@ int main(int argc, char** argv) {
     room::RoomServer server(net, timed);
     horde.attach(server);
     if (std::string e = server.listen(); !e.empty()) return usage(e);
-    room::UdpRoom udp(horde, {.bind = room::UdpAddress::v4(127, 0, 0, 1, 0), .max_clients = 256});
+    // --udp-public: tokens name a vantage_relay in front of the room's port instead.
+    std::optional<room::UdpAddress> relay;
+    if (!udp_public.empty()) {
+        const std::size_t colon = udp_public.rfind(':');
+        double p = 0;
+        if (colon != std::string::npos && play::parse_value(udp_public.substr(colon + 1), p) && p >= 1 && p <= 65535)
+            relay = room::parse_udp_v4(udp_public.substr(0, colon), static_cast<std::uint16_t>(p));
+        if (!relay) return usage("--udp-public needs IPv4 HOST:PORT");
+    }
+    room::UdpRoom udp(horde, {.bind = room::UdpAddress::v4(127, 0, 0, 1, static_cast<std::uint16_t>(udp_port)),
+                              .public_address = relay.value_or(room::UdpAddress{}),
+                              .max_clients = 256});
     if (std::string e = udp.open(); !e.empty()) return usage(e);
     horde.set_udp_door(&udp);
     std::thread thread([&] { server.run(); });

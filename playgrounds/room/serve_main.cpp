@@ -6,6 +6,7 @@
 //
 //   vantage_serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan]
 //                                 [--bind ADDR] [--presets DIR] [--udp-port N | --no-udp]
+//                                 [--udp-public HOST:PORT]
 //
 // It binds 127.0.0.1 (loopback only) unless told otherwise: --lan binds every interface
 // (IPv4 and IPv6) and prints each LAN URL with a QR code of the first; --bind ADDR binds one
@@ -33,7 +34,7 @@ int usage(const std::string& error) {
     std::fprintf(stderr, "vantage serve: %s\n", error.c_str());
     std::fprintf(stderr,
                  "usage: vantage serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] "
-                 "[--bind ADDR] [--udp-port N | --no-udp]\n");
+                 "[--bind ADDR] [--udp-port N | --no-udp] [--udp-public HOST:PORT]\n");
     return 2;
 }
 
@@ -59,7 +60,8 @@ struct ServeArgs {
     std::string settings;
     std::string presets_dir = VANTAGE_PRESETS_DIR;
     bool lan = false;
-    long udp_port = -1;  // -1: the HTTP port + 1 (0 when that is 0); -2: no UDP
+    long udp_port = -1;      // -1: the HTTP port + 1 (0 when that is 0); -2: no UDP
+    std::string udp_public;  // HOST:PORT tokens name instead (a relay in front of the room), or empty
 };
 
 // The UDP door's addresses: IPv4 only (the bind address, every interface for --lan), and what
@@ -76,6 +78,16 @@ std::string udp_options(const ServeArgs& args, const std::vector<std::string>& a
     }
     if (!reach) reach = room::parse_udp_v4(any ? "127.0.0.1" : args.net.bind, port);
     out.public_address = *reach;
+    if (!args.udp_public.empty()) {
+        const std::size_t colon = args.udp_public.rfind(':');
+        long p = 0;
+        if (colon == std::string::npos || !parse_int(args.udp_public.c_str() + colon + 1, 1, 65535, p))
+            return "--udp-public needs HOST:PORT (got " + args.udp_public + ")";
+        const std::optional<room::UdpAddress> relay =
+            room::parse_udp_v4(args.udp_public.substr(0, colon), static_cast<std::uint16_t>(p));
+        if (!relay) return "--udp-public needs an IPv4 address (got " + args.udp_public + ")";
+        out.public_address = *relay;
+    }
     return {};
 }
 
@@ -207,6 +219,9 @@ int main(int argc, char** argv) {
         } else if (arg == "--udp-port") {
             if (!parse_int(value, 0, 65535, n)) return usage("--udp-port needs a number from 0 to 65535");
             args.udp_port = n;
+        } else if (arg == "--udp-public") {
+            if (!value) return usage("--udp-public needs HOST:PORT (a vantage_relay in front of the room)");
+            args.udp_public = value;
         } else if (arg == "--bind") {
             if (!value) return usage("--bind needs an address");
             args.net.bind = value;
