@@ -359,6 +359,19 @@ int main(int argc, char** argv) {
     server.stop();
     thread.join();
     horde.set_udp_door(nullptr);
+    // Bytes on the wire per transport, from the sockets' own counters over each seat's life
+    // (the run has ended, so the room's reports may be read from here): the WebSocket's frame
+    // headers on what its seats were sent; UDP's packet headers and AEAD tags (and keep-alives)
+    // on the frames its paths carried, and the IP and UDP headers (28 bytes a datagram) apart.
+    std::uint64_t ws_payload = 0, ws_wire = 0, udp_frames = 0;
+    for (const room::SeatReport& r : horde.all_seat_reports()) {
+        if (r.path_attaches > 0) {
+            udp_frames += r.path_bytes;
+        } else {
+            ws_payload += r.socket_payload_bytes;
+            ws_wire += r.socket_wire_bytes;
+        }
+    }
 
     std::string table;
     char line[1024];
@@ -405,6 +418,22 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(udp1.datagrams_in - udp0.datagrams_in),
                   static_cast<unsigned long long>(udp1.refused));
     table += line;
+    if (ws_payload > 0) {
+        std::snprintf(line, sizeof line,
+                      "bytes on the wire: websocket %.2f%% over its payload (frame headers, TCP/IP not counted)\n",
+                      100.0 * static_cast<double>(ws_wire - ws_payload) / static_cast<double>(ws_payload));
+        table += line;
+    }
+    if (udp_frames > 0) {
+        std::snprintf(line, sizeof line,
+                      "bytes on the wire: udp %.2f%% over the frames it carried (packet header, AEAD tag, "
+                      "keep-alives and the connect), +%.2f%% more for IP/UDP headers (%llu datagrams)\n",
+                      100.0 * (static_cast<double>(udp1.bytes_out) - static_cast<double>(udp_frames)) /
+                          static_cast<double>(udp_frames),
+                      100.0 * 28.0 * static_cast<double>(udp1.datagrams_out) / static_cast<double>(udp_frames),
+                      static_cast<unsigned long long>(udp1.datagrams_out));
+        table += line;
+    }
     if (cleared_ms >= 0) {
         std::snprintf(line, sizeof line,
                       "loss cleared at %.1f s; every mirror agreed on a newer frame: udp %.0f ms later, websocket %.0f "
