@@ -135,6 +135,100 @@ int run_lesson(LossLesson& out) {
     return 0;
 }
 
+// Eight UDP seats under the same real loss, the room's stream with acked recovery or naive
+// (the server assumes every frame arrived): how often each mirror agreed with the server's set.
+struct Recovery {
+    int on_udp = 0;
+    double agreed_under_loss = 0;  // fraction of the bots' updates whose mirror agreed
+    double agreed_after = 0;       // the same over the second after the loss stopped
+};
+
+int run_recovery(bool acked, Recovery& out) {
+    HordeRoomOptions o;
+    o.seats = 8;
+    o.settings.enemies = 600;
+    o.settings.latency_ms = 0.0;
+    o.settings.jitter_ms = 0.0;
+    o.recovery = acked;
+    live::LiveRoom<HordeRoom> live(o);
+    UdpRoom udp(live.room, {.bind = UdpAddress::v4(127, 0, 0, 1, 0)});
+    if (!udp.open().empty()) return 1;
+    live::on_server_thread(*live.server, [&] {
+        live.room.set_udp_door(&udp);
+        return true;
+    });
+    std::vector<std::unique_ptr<HordeBot>> bots;
+    for (int i = 0; i < 8; ++i) {
+        bots.push_back(std::make_unique<HordeBot>(play::RoomRemoteOptions{.name = "udp"}, UdpSeatLinkOptions{}));
+        if (!bots.back()->join(live.url, live::now_ms()).empty()) return 1;
+    }
+    auto all_on_udp = [&] {
+        return std::all_of(bots.begin(), bots.end(),
+                           [](const auto& b) { return b->remote().transport() == SeatTransport::Udp; });
+    };
+    if (!drive(bots, all_on_udp, 8000ms)) return 1;
+    out.on_udp = 8;
+    auto agreed_fraction = [&](std::chrono::milliseconds span) {
+        std::uint64_t agreed = 0, samples = 0;
+        drive(
+            bots,
+            [&] {
+                for (const auto& b : bots) {
+                    agreed += b->remote().client().agreed() ? 1 : 0;
+                    ++samples;
+                }
+                return false;
+            },
+            span);
+        return samples ? static_cast<double>(agreed) / static_cast<double>(samples) : 0.0;
+    };
+    if (!start_loss()) return kSkipNoNft;
+    out.agreed_under_loss = agreed_fraction(3000ms);
+    stop_loss();
+    out.agreed_after = agreed_fraction(1000ms);
+    live.stop();
+    return 0;
+}
+
+TEST(RoomUdpLoss, EightUdpSeatsConvergeUnderRealLossWithAckedRecoveryAndNotWithNaive) {
+    int pipe_fds[2];
+    ASSERT_EQ(::pipe(pipe_fds), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::close(pipe_fds[0]);
+        if (::unshare(CLONE_NEWNET) != 0 || !bring_loopback_up()) ::_exit(kSkipNoNamespace);
+        if (std::system("nft list tables >/dev/null 2>&1") != 0) ::_exit(kSkipNoNft);
+        Recovery runs[2];
+        int status = run_recovery(true, runs[0]);
+        if (status == 0) status = run_recovery(false, runs[1]);
+        const bool written = ::write(pipe_fds[1], runs, sizeof runs) == static_cast<ssize_t>(sizeof runs);
+        ::_exit(status != 0 ? status : (written ? 0 : 1));
+    }
+    ::close(pipe_fds[1]);
+    Recovery runs[2];
+    const ssize_t got = ::read(pipe_fds[0], runs, sizeof runs);
+    ::close(pipe_fds[0]);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == kSkipNoNamespace) GTEST_SKIP() << "unshare -n is not permitted here";
+    if (WEXITSTATUS(status) == kSkipNoNft) GTEST_SKIP() << "nft is missing or refused the rule";
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+    ASSERT_EQ(got, static_cast<ssize_t>(sizeof runs));
+    std::printf(
+        "  8 udp seats, 20%% real loss: mirrors agreed acked %.1f%% (after %.1f%%), naive %.1f%% (after "
+        "%.1f%%)\n",
+        100.0 * runs[0].agreed_under_loss, 100.0 * runs[0].agreed_after, 100.0 * runs[1].agreed_under_loss,
+        100.0 * runs[1].agreed_after);
+    EXPECT_EQ(runs[0].on_udp, 8);
+    EXPECT_EQ(runs[1].on_udp, 8);
+    EXPECT_GT(runs[0].agreed_under_loss, 0.9);
+    EXPECT_GT(runs[0].agreed_after, 0.95);
+    EXPECT_LT(runs[1].agreed_under_loss, 0.5) << "naive recovery never repairs a lost enter or leave";
+    EXPECT_LT(runs[1].agreed_after, 0.5) << "and stays wrong after the loss stops";
+}
+
 TEST(RoomUdpLoss, UnderRealLossDatagramSeatsStayFreshAndConvergeWhileWebSocketSeatsStall) {
     int pipe_fds[2];
     ASSERT_EQ(::pipe(pipe_fds), 0);
