@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -193,6 +194,42 @@ TEST(RoomUdp, ALeavingSeatFreesItsUdpConnection) {
             return s.connected == 0 && s.disconnects >= 1;
         },
         3000ms));
+}
+
+int process_threads() {
+    int n = 0;
+    if (FILE* f = std::fopen("/proc/self/status", "r")) {
+        char line[256];
+        while (std::fgets(line, sizeof line, f)) {
+            if (std::sscanf(line, "Threads: %d", &n) == 1) break;
+        }
+        std::fclose(f);
+    }
+    return n;
+}
+
+TEST(RoomUdp, TwentyUdpSeatsJoiningAndLeavingLeaveNoConnectionOrThreadBehind) {
+    UdpLiveRoom room(small_room(2));
+    const int threads = process_threads();
+    for (int cycle = 0; cycle < 20; ++cycle) {
+        SCOPED_TRACE(cycle);
+        std::vector<std::unique_ptr<HordeBot>> bots;
+        bots.push_back(udp_bot(room.live.url, "u"));
+        ASSERT_TRUE(drive(
+            bots, [&] { return bots[0]->remote().transport() == SeatTransport::Udp; }, 5000ms));
+        bots[0]->leave();
+    }
+    std::vector<std::unique_ptr<HordeBot>> none;
+    ASSERT_TRUE(drive(
+        none,
+        [&] {
+            const UdpRoomStats s = room.stats();
+            return s.connected == 0 && s.disconnects == 20;
+        },
+        3000ms));
+    EXPECT_EQ(room.stats().connects, 20u);
+    EXPECT_TRUE(room.seats().empty());
+    EXPECT_EQ(process_threads(), threads) << "UDP runs on the room's thread: no thread per peer";
 }
 
 }  // namespace
