@@ -22,7 +22,10 @@ void RoomSession::update(double wall_s, float dt_s) {
         remote_->open(*socket_, local_ms);
         hello_sent_ = true;
     }
-    if (hello_sent_) remote_->update(*socket_, local_ms, dt_s);
+    if (hello_sent_) {
+        remote_->update(*socket_, local_ms, dt_s);
+        socket_->drive_datagram(*remote_, local_ms);
+    }
     if (socket_->state() == RoomSocket::State::Closed && remote_->status() != RoomRemote::Status::Closed &&
         remote_->status() != RoomRemote::Status::Refused) {
         remote_->closed(socket_->close_reason());
@@ -66,6 +69,9 @@ void RoomSession::meters(std::vector<Meter>& out) const {
     if (r.truth() && r.phantoms()) out.push_back({"room.phantoms", "", *r.phantoms()});
     if (r.truth() && r.err_mean_px()) out.push_back({"room.err_mean_px", "px", *r.err_mean_px()});
     out.push_back({"room.truth_kib_s", "KiB/s", r.truth_kib_s()});
+    if (r.frame_age_p50_ms()) out.push_back({"room.frame_age_p50_ms", "ms", *r.frame_age_p50_ms()});
+    if (r.frame_age_p99_ms()) out.push_back({"room.frame_age_p99_ms", "ms", *r.frame_age_p99_ms()});
+    out.push_back({"room.stalls", "", static_cast<double>(r.stalls())});
 }
 
 std::string RoomSession::state_json() const {
@@ -101,6 +107,16 @@ std::string RoomSession::state_json() const {
     out += r.truth() ? "true" : "false";
     out += ",\"truth_kib_s\":";
     append_json_number(out, r.truth_kib_s());
+    out += ",\"transport\":";
+    append_json_string(out, transport_name(r.transport()));
+    out += ",\"transport_why\":";
+    append_json_string(out, r.transport_why());
+    out += ",\"frame_age_p50_ms\":";
+    append_json_number(out, r.frame_age_p50_ms().value_or(std::nan("")));
+    out += ",\"frame_age_p99_ms\":";
+    append_json_number(out, r.frame_age_p99_ms().value_or(std::nan("")));
+    out += ",\"stalls\":";
+    append_json_number(out, static_cast<double>(r.stalls()));
     if (const std::optional<Vec2> me = r.me()) {
         out += ",\"me\":{\"x\":";
         append_json_number(out, me->x);
