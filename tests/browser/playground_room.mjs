@@ -66,7 +66,9 @@ export function register(suite) {
       for (const [name, r] of [['ann', a], ['bob', b]]) {
         assert(r.down_kib_s > 1, `${name}: down ${r.down_kib_s} KiB/s`);
         assert(r.up_kib_s > 0, `${name}: up ${r.up_kib_s} KiB/s`);
-        assert(r.rtt_ms > 40 && r.rtt_ms < 1000, `${name}: RTT ${r.rtt_ms} ms (the room adds 30 ms each way)`);
+        // At least the 60 ms the room adds; the upper bound only rejects garbage (a page that
+        // never heard a pong), since a loaded two-core machine can hold a pong for a second.
+        assert(r.rtt_ms > 40 && r.rtt_ms < 5000, `${name}: RTT ${r.rtt_ms} ms (the room adds 30 ms each way)`);
         assert(r.knows > 0, `${name}: holds ${r.knows} enemies`);
       }
       // A real key on the first page: its player moves away from the nearest side wall.
