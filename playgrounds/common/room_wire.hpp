@@ -38,6 +38,7 @@ inline constexpr std::size_t kMaxTokenBytes = 64;
 inline constexpr std::size_t kMaxLinkBytes = 2048;
 inline constexpr std::size_t kMaxUrls = 8;
 inline constexpr std::size_t kMaxQrRows = 177;
+inline constexpr std::size_t kMaxRtcSignalBytes = 4096;  // an SDP or a candidate line
 
 enum class RoomMessage : std::uint8_t {
     // client -> server
@@ -50,19 +51,21 @@ enum class RoomMessage : std::uint8_t {
     TeacherHello = 0x43,  // 'C'
     FollowHello = 0x46,   // 'F'
     Command = 0x58,       // 'X' teacher only
+    RtcSignal = 0x72,     // 'r' a page's WebRTC signalling: its offer, candidates, bye
     // server -> client
-    Welcome = 0x57,     // 'W'
-    Refuse = 0x52,      // 'R'
-    Frame = 0x48,       // 'H' (the horde's frame: horde_wire.hpp)
-    FieldFrame = 0xb1,  // the black-hole FieldPacket (field_packet.hpp)
-    JoinState = 0x47,   // 'G' a black-hole client's pellets, once after the welcome (field_packet.hpp)
-    Pong = 0x4f,        // 'O'
-    Truth = 0x54,       // 'T'
-    Roster = 0x53,      // 'S'
-    Error = 0x45,       // 'E' a refused request; the connection stays
-    SeatTable = 0x59,   // 'Y' to teachers
-    ClassInfo = 0x55,   // 'U' to a teacher, once: the join URLs and a QR code
-    Link = 0x4c,        // 'L' to followers: the teacher's page link
+    Welcome = 0x57,       // 'W'
+    Refuse = 0x52,        // 'R'
+    Frame = 0x48,         // 'H' (the horde's frame: horde_wire.hpp)
+    FieldFrame = 0xb1,    // the black-hole FieldPacket (field_packet.hpp)
+    JoinState = 0x47,     // 'G' a black-hole client's pellets, once after the welcome (field_packet.hpp)
+    Pong = 0x4f,          // 'O'
+    Truth = 0x54,         // 'T'
+    Roster = 0x53,        // 'S'
+    Error = 0x45,         // 'E' a refused request; the connection stays
+    SeatTable = 0x59,     // 'Y' to teachers
+    ClassInfo = 0x55,     // 'U' to a teacher, once: the join URLs and a QR code
+    Link = 0x4c,          // 'L' to followers: the teacher's page link
+    RtcSignalOut = 0x73,  // 's' the room's WebRTC signalling: its answer, candidates, bye
 };
 
 // A lane's frame (what the frame meters count): the horde's 'H' or the black hole's FieldPacket.
@@ -161,6 +164,16 @@ struct ClassInfoMessage {
     std::vector<std::string> qr;    // rows of '0'/'1', square
 };
 
+// WebRTC signalling on the WebSocket (a page's DataChannel; room_wire.md, "DataChannels"). The
+// page offers and sends its candidates; the room answers and sends its own; either says bye
+// (text: why) to give the channel up, after which the seat's frames use the WebSocket.
+enum class RtcSignalKind : std::uint8_t { Offer = 1, Answer = 2, Candidate = 3, Bye = 4 };
+struct RtcSignalMessage {
+    RtcSignalKind kind = RtcSignalKind::Offer;
+    std::string text;  // SDP (CR LF lines), "candidate:..." (empty: end of candidates) or a reason;
+                       // printable ASCII, CR and LF, <= kMaxRtcSignalBytes
+};
+
 struct RosterEntry {
     std::uint32_t seat = 0;
     std::string name;
@@ -177,6 +190,7 @@ struct ClientMessage {
     TeacherHelloMessage teacher;
     HelloMessage follow;  // its protocol and build; name and playground unused
     CommandMessage command;
+    RtcSignalMessage rtc;  // RtcSignal: Offer, Candidate or Bye
     // Ack: the raw bytes are handed on to the server half, which decodes them itself.
 };
 
@@ -200,6 +214,11 @@ void encode_error(ByteWriter& w, std::string_view reason);
 void encode_seat_table(ByteWriter& w, const SeatTableMessage& m);
 void encode_class_info(ByteWriter& w, const ClassInfoMessage& m);
 void encode_link(ByteWriter& w, std::string_view hash);
+// A page's signalling (kind Offer, Candidate or Bye) and the room's (Answer, Candidate or
+// Bye); text longer than kMaxRtcSignalBytes, or with other bytes than printable ASCII, CR
+// and LF, is a caller's bug (asserted).
+void encode_rtc_signal(ByteWriter& w, const RtcSignalMessage& m);
+void encode_rtc_signal_out(ByteWriter& w, const RtcSignalMessage& m);
 
 // Every message a client may send. An Ack is only checked for its type byte here (its body
 // is decoded by the server half). Anything else is UnknownType.
@@ -214,6 +233,7 @@ WireError decode_error(std::span<const std::uint8_t> bytes, std::string& reason)
 WireError decode_seat_table(std::span<const std::uint8_t> bytes, SeatTableMessage& out);
 WireError decode_class_info(std::span<const std::uint8_t> bytes, ClassInfoMessage& out);
 WireError decode_link(std::span<const std::uint8_t> bytes, std::string& hash);
+WireError decode_rtc_signal_out(std::span<const std::uint8_t> bytes, RtcSignalMessage& out);
 
 // A display name made safe: printable ASCII only (others become '?'), spaces collapsed and
 // trimmed, at most kMaxNameBytes; empty becomes "player".
