@@ -304,7 +304,8 @@ async def play(url, failures):
                 asked = True
             if not reported and t > 0.5:
                 await ws.send(Writer('Report').reading(12.5, 10).reading(None, 100).varint(0)
-                              .reading(0, 10).reading(1.25, 100).bytes())
+                              .reading(0, 10).reading(1.25, 100).u8(0).reading(40, 10)
+                              .reading(None, 10).varint(0).bytes())
                 reported = True
             if not commanded and t > 0.5:
                 await ws.send(Writer('Command').u8(4).varint(0).bytes())  # kick seat 0: not ours to give

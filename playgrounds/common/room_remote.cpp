@@ -2,11 +2,31 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace vantage::play {
 
 namespace {
-constexpr double kTruthTimeoutMs = 3000.0;  // an unanswered query (lost) is given up after this
+constexpr double kTruthTimeoutMs = 3000.0;    // an unanswered query (lost) is given up after this
+constexpr std::size_t kMaxAgeSamples = 2048;  // the frame-age window's ring (8 s at up to 256 updates/s)
+
+// "k=v&k=v": the value of `key`, or `fallback`.
+double setting_value(std::string_view settings, std::string_view key, double fallback) {
+    std::size_t at = 0;
+    while (at < settings.size()) {
+        std::size_t end = settings.find('&', at);
+        if (end == std::string_view::npos) end = settings.size();
+        const std::string_view pair = settings.substr(at, end - at);
+        if (pair.size() > key.size() && pair.substr(0, key.size()) == key && pair[key.size()] == '=') {
+            double v = 0;
+            if (std::sscanf(std::string(pair.substr(key.size() + 1)).c_str(), "%lf", &v) == 1 && std::isfinite(v) &&
+                v > 0)
+                return v;
+        }
+        at = end + 1;
+    }
+    return fallback;
+}
 }  // namespace
 
 RoomRemote::RoomRemote(RoomRemoteOptions options) : options_(std::move(options)) {
@@ -47,6 +67,19 @@ void RoomRemote::send(Transport& socket, double local_ms, bool truth_overhead) {
     if (truth_overhead) truth_bytes_.add(n);
 }
 
+void RoomRemote::request_udp(Transport& socket, double local_ms) {
+    writer_.clear();
+    encode_udp_request(writer_);
+    send(socket, local_ms);
+}
+
+bool RoomRemote::take_udp_grant(std::vector<std::uint8_t>& token) {
+    if (!udp_grant_new_) return false;
+    udp_grant_new_ = false;
+    token = udp_grant_;
+    return true;
+}
+
 void RoomRemote::update(Transport& socket, double local_ms, float dt_s) {
     for (RateMeter* m : {&down_, &up_, &truth_bytes_}) m->elapsed(local_ms);
     bool any_frame = false;
@@ -55,14 +88,29 @@ void RoomRemote::update(Transport& socket, double local_ms, float dt_s) {
         handle(message_, local_ms);
         any_frame = any_frame || frames_ != before;
     }
+    if (datagram_) {
+        while (datagram_->poll(local_ms, message_)) {
+            const std::uint64_t before = frames_;
+            // Only frames travel down a datagram path; anything else there is not the room's.
+            if (!message_.empty() && is_frame_type(message_[0]))
+                handle(message_, local_ms);
+            else
+                ++protocol_errors_;
+            datagram_frames_ += frames_ - before;
+            any_frame = any_frame || frames_ != before;
+        }
+    }
     if (status_ != Status::Joined) return;
-    if (any_frame && encode_ack(writer_)) send(socket, local_ms);
+    sample_frame_age(local_ms);
+    // Acknowledgements and inputs take the datagram path when there is one.
+    Transport& up = datagram_ ? *datagram_ : socket;
+    if (any_frame && encode_ack(writer_)) send(up, local_ms);
     const bool steering = !input_.autopilot && input_.direction.length_squared() > 0.0f;
     if (input_dirty_ || (steering && local_ms >= next_input_ms_)) {
         ++input_.seq;
         writer_.clear();
         encode_input(writer_, input_);
-        send(socket, local_ms);
+        send(up, local_ms);
         input_dirty_ = false;
         next_input_ms_ = local_ms + 1000.0 / options_.input_hz;
     }
@@ -79,7 +127,11 @@ void RoomRemote::update(Transport& socket, double local_ms, float dt_s) {
                                 .down_kib_s = down_kib_s(),
                                 .frames_lost = frames_lost(),
                                 .phantoms = truth_on_ ? phantoms_.value_or(-1.0) : -1.0,
-                                .err_mean_px = truth_on_ ? err_mean_px_.value_or(-1.0) : -1.0});
+                                .err_mean_px = truth_on_ ? err_mean_px_.value_or(-1.0) : -1.0,
+                                .transport = transport_.transport,
+                                .frame_age_p50_ms = frame_age_p50_ms().value_or(-1.0),
+                                .frame_age_p99_ms = frame_age_p99_ms().value_or(-1.0),
+                                .stalls = stalls_});
         send(socket, local_ms);
         next_report_ms_ = local_ms + 1000.0;
     }
@@ -105,6 +157,8 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
                 return;
             }
             status_ = Status::Joined;
+            stall_threshold_ms_ =
+                3000.0 / std::clamp(setting_value(welcome_.settings, "send_hz", welcome_.tick_hz), 1.0, 1000.0);
             return;
         case RoomMessage::Refuse:
             if (decode_refuse(bytes, reason_) != WireError::Ok) reason_ = "refused (unreadable reason)";
@@ -157,12 +211,63 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
             if (!apply_frame(bytes, server_ms(local_ms))) return;
             ++frames_;
             frame_bytes_ += bytes.size();
+            if (const std::optional<std::uint64_t> t = frame_stamp(bytes);
+                t && static_cast<double>(*t) > newest_stamp_ms_) {
+                newest_stamp_ms_ = static_cast<double>(*t);
+                newest_arrival_ms_ = local_ms;
+                stalled_ = false;
+            }
             return;
         }
+        case RoomMessage::TransportState:
+            if (decode_transport_state(bytes, transport_) != WireError::Ok) {
+                ++protocol_errors_;
+                return;
+            }
+            ++transport_changes_;
+            return;
+        case RoomMessage::UdpGrant:
+            if (decode_udp_grant(bytes, udp_grant_) != WireError::Ok) {
+                ++protocol_errors_;
+                return;
+            }
+            udp_grant_new_ = true;
+            return;
         default:
             break;
     }
     ++protocol_errors_;
+}
+
+void RoomRemote::sample_frame_age(double local_ms) {
+    if (newest_stamp_ms_ < 0) return;
+    if (!stalled_ && local_ms - newest_arrival_ms_ > stall_threshold_ms_) {
+        stalled_ = true;
+        ++stalls_;
+    }
+    const double age = std::max(0.0, server_ms(local_ms) - newest_stamp_ms_);
+    if (ages_.size() < kMaxAgeSamples) {
+        ages_.push_back({local_ms, static_cast<float>(age)});
+    } else {
+        ages_[ages_next_] = {local_ms, static_cast<float>(age)};
+        ages_next_ = (ages_next_ + 1) % kMaxAgeSamples;
+    }
+}
+
+// Nearest-rank percentile of the samples inside the meter window (RateMeter::kWindowMs
+// before the newest sample).
+std::optional<double> RoomRemote::frame_age_percentile(double q) const {
+    if (ages_.empty()) return std::nullopt;
+    double newest = ages_.front().local_ms;
+    for (const AgeSample& a : ages_) newest = std::max(newest, a.local_ms);
+    age_scratch_.clear();
+    for (const AgeSample& a : ages_) {
+        if (newest - a.local_ms <= RateMeter::kWindowMs) age_scratch_.push_back(a.age_ms);
+    }
+    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(age_scratch_.size())));
+    const std::size_t k = std::min(age_scratch_.size() - 1, rank == 0 ? 0 : rank - 1);
+    std::nth_element(age_scratch_.begin(), age_scratch_.begin() + static_cast<std::ptrdiff_t>(k), age_scratch_.end());
+    return static_cast<double>(age_scratch_[k]);
 }
 
 void RoomRemote::send_command(Transport& socket, double local_ms, const CommandMessage& command) {

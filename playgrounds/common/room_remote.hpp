@@ -12,6 +12,13 @@
 // server about a sample of what it holds (a truth query, at most kMaxTruthSample keys, at
 // truth_hz) and compares; those bytes are counted apart, and the whole exchange is switched
 // off with set_truth(false).
+//
+// Transport: frames may arrive over a datagram path beside the socket (UDP natively, a
+// DataChannel in a page: room_wire.md, "Transports"). The platform opens that path and hands
+// it in with set_datagram(); from then on the frames it delivers are applied like the
+// socket's, and acknowledgements and inputs go up over it. The room says which transport the
+// seat's frames use (TransportState); the client's meters are the same whatever it is: the
+// age of the newest frame held (p50 and p99 over the meter window) and the stalls seen.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +54,27 @@ public:
 
     // The playground this client plays ("horde", "blackhole"): its hello says so.
     virtual std::string_view playground() const = 0;
+
+    // The datagram path beside the socket (null: none); the caller owns it and keeps it alive
+    // while set. Frames arriving over either are applied; acknowledgements and inputs go up
+    // over the path while it is set.
+    void set_datagram(Transport* path) { datagram_ = path; }
+    Transport* datagram() const { return datagram_; }
+    // Asks the room for a UDP connect token (answered by a UdpGrant, or a TransportState
+    // saying why not).
+    void request_udp(Transport& socket, double local_ms);
+    // The newest UdpGrant's token bytes, once (decode_udp_token reads them); false when none
+    // came since the last call.
+    bool take_udp_grant(std::vector<std::uint8_t>& token);
+    // What the room last said about this seat's transport (WebSocket until it says otherwise).
+    SeatTransport transport() const { return transport_.transport; }
+    SeatTransport wanted_transport() const { return transport_.wanted; }
+    const std::string& transport_why() const { return transport_.why; }
+    // The platform's own note (a datagram path that did not form), shown instead of the
+    // room's sentence until the room says something new.
+    void note_transport(std::string why) { transport_.why = std::move(why); }
+    // How many TransportState messages arrived (a change the platform may act on).
+    std::uint64_t transport_changes() const { return transport_changes_; }
 
     // Sends the hello; call once the socket is open. local_ms: this process's monotonic clock.
     void open(Transport& socket, double local_ms);
@@ -84,6 +112,17 @@ public:
     // stays empty where nothing can be held after it is gone (the black holes' pellets).
     std::optional<double> phantoms() const { return phantoms_; }
     std::optional<double> err_mean_px() const { return err_mean_px_; }
+    // Age of the newest frame held (the server's time now, as estimated, minus that frame's
+    // stamp), sampled every update: median and 99th percentile over the meter window (the
+    // last RateMeter::kWindowMs); empty before the first frame.
+    std::optional<double> frame_age_p50_ms() const { return frame_age_percentile(0.50); }
+    std::optional<double> frame_age_p99_ms() const { return frame_age_percentile(0.99); }
+    // Stalls: times the newest frame grew older than three frame intervals (1 / the room's
+    // send_hz) with no newer one arriving; one count per episode.
+    std::uint64_t stalls() const { return stalls_; }
+    double stall_threshold_ms() const { return stall_threshold_ms_; }
+    // Frames that arrived over the datagram path (the rest came over the socket).
+    std::uint64_t datagram_frames() const { return datagram_frames_; }
     std::uint64_t truth_answers() const { return truth_answers_; }
     std::uint64_t protocol_errors() const { return protocol_errors_; }
     // The server's answer to the newest refused request (e.g. a student's command), or empty.
@@ -119,7 +158,13 @@ protected:
     virtual void advance(float dt_s, double server_ms) = 0;
 
 private:
+    struct AgeSample {
+        double local_ms = 0;
+        float age_ms = 0;
+    };
     void handle(std::span<const std::uint8_t> bytes, double local_ms);
+    void sample_frame_age(double local_ms);
+    std::optional<double> frame_age_percentile(double q) const;
     void send(Transport& socket, double local_ms, bool truth_overhead = false);
     void ask_truth(Transport& socket, double local_ms);
 
@@ -156,6 +201,22 @@ private:
     std::optional<double> rtt_ms_;  // empty: not measured yet
     std::optional<double> phantoms_;
     std::optional<double> err_mean_px_;
+
+    // Transport and its meters.
+    Transport* datagram_ = nullptr;
+    TransportStateMessage transport_;
+    std::uint64_t transport_changes_ = 0;
+    std::vector<std::uint8_t> udp_grant_;
+    bool udp_grant_new_ = false;
+    double newest_stamp_ms_ = -1;        // server ms of the newest frame applied; negative: none
+    double newest_arrival_ms_ = 0;       // local ms it arrived
+    double stall_threshold_ms_ = 187.5;  // three frame intervals (set from the welcome)
+    bool stalled_ = false;
+    std::uint64_t stalls_ = 0;
+    std::uint64_t datagram_frames_ = 0;
+    std::vector<AgeSample> ages_;  // ring, kMaxAgeSamples
+    std::size_t ages_next_ = 0;
+    mutable std::vector<float> age_scratch_;
 };
 
 }  // namespace vantage::play

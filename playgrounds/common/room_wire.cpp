@@ -14,6 +14,18 @@ const char* room_build_id() {
     return VANTAGE_ROOM_BUILD_ID;
 }
 
+std::string_view transport_name(SeatTransport t) {
+    switch (t) {
+        case SeatTransport::WebSocket:
+            return "websocket";
+        case SeatTransport::DataChannel:
+            return "datachannel";
+        case SeatTransport::Udp:
+            return "udp";
+    }
+    return "unknown";
+}
+
 namespace {
 
 constexpr float kDirectionScale = 127.0f;
@@ -148,12 +160,22 @@ double read_setting(ByteReader& r, double scale, double max) {
     return static_cast<double>(r.read_varint_max(static_cast<std::uint64_t>(std::llround(max * scale)))) / scale;
 }
 
+SeatTransport read_transport(ByteReader& r) {
+    const std::uint8_t t = r.read_u8();
+    if (r.ok() && t > kMaxSeatTransport) r.fail(WireError::OutOfRange);
+    return r.ok() ? static_cast<SeatTransport>(t) : SeatTransport::WebSocket;
+}
+
 void write_meters(ByteWriter& w, const ReportMessage& m) {
     write_reading(w, m.rtt_ms, 10.0);
     write_reading(w, m.down_kib_s, 100.0);
     w.write_varint(m.frames_lost);
     write_reading(w, m.phantoms, 10.0);
     write_reading(w, m.err_mean_px, 100.0);
+    w.write_u8(static_cast<std::uint8_t>(m.transport));
+    write_reading(w, m.frame_age_p50_ms, 10.0);
+    write_reading(w, m.frame_age_p99_ms, 10.0);
+    w.write_varint(m.stalls);
 }
 void read_meters(ByteReader& r, ReportMessage& m) {
     m.rtt_ms = read_reading(r, 10.0);
@@ -161,6 +183,10 @@ void read_meters(ByteReader& r, ReportMessage& m) {
     m.frames_lost = r.read_varint();
     m.phantoms = read_reading(r, 10.0);
     m.err_mean_px = read_reading(r, 100.0);
+    m.transport = read_transport(r);
+    m.frame_age_p50_ms = read_reading(r, 10.0);
+    m.frame_age_p99_ms = read_reading(r, 10.0);
+    m.stalls = r.read_varint();
 }
 void write_impairment(ByteWriter& w, double loss, double latency, double jitter) {
     write_setting(w, loss, 100.0);
@@ -296,6 +322,10 @@ void encode_command(ByteWriter& w, const CommandMessage& m) {
         case CommandMessage::Kind::Link:
             write_string(w, m.text, kMaxLinkBytes);
             break;
+        case CommandMessage::Kind::Transport:
+            w.write_varint(m.seat);
+            w.write_u8(static_cast<std::uint8_t>(m.transport));
+            break;
     }
 }
 
@@ -318,6 +348,8 @@ void encode_seat_table(ByteWriter& w, const SeatTableMessage& m) {
         write_string(w, row.name, kMaxNameBytes);
         write_meters(w, row.meters);
         write_impairment(w, row.loss_pct, row.latency_ms, row.jitter_ms);
+        w.write_u8(static_cast<std::uint8_t>(row.transport));
+        write_reading(w, row.socket_loss_pct, 100.0);
     }
 }
 
@@ -343,6 +375,23 @@ void encode_rtc_signal(ByteWriter& w, const RtcSignalMessage& m) {
 void encode_rtc_signal_out(ByteWriter& w, const RtcSignalMessage& m) {
     assert(m.kind != RtcSignalKind::Offer && "room_wire: the room answers, it does not offer");
     write_rtc(w, RoomMessage::RtcSignalOut, m);
+}
+
+void encode_udp_request(ByteWriter& w) {
+    w.write_u8(static_cast<std::uint8_t>(RoomMessage::UdpRequest));
+}
+
+void encode_udp_grant(ByteWriter& w, std::span<const std::uint8_t> token) {
+    assert(token.size() == kUdpGrantTokenBytes && "room_wire: a UDP grant carries one whole token");
+    w.write_u8(static_cast<std::uint8_t>(RoomMessage::UdpGrant));
+    w.write_bytes(token);
+}
+
+void encode_transport_state(ByteWriter& w, const TransportStateMessage& m) {
+    w.write_u8(static_cast<std::uint8_t>(RoomMessage::TransportState));
+    w.write_u8(static_cast<std::uint8_t>(m.transport));
+    w.write_u8(static_cast<std::uint8_t>(m.wanted));
+    write_string(w, std::string_view(m.why).substr(0, kMaxReasonBytes), kMaxReasonBytes);
 }
 
 WireError decode_client_message(std::span<const std::uint8_t> bytes, ClientMessage& out) {
@@ -392,7 +441,7 @@ WireError decode_client_message(std::span<const std::uint8_t> bytes, ClientMessa
             CommandMessage& c = out.command;
             const std::uint8_t kind = r.read_u8();
             if (!r.ok()) break;
-            if (kind < 1 || kind > 5) {
+            if (kind < 1 || kind > 6) {
                 r.fail(WireError::OutOfRange);
                 break;
             }
@@ -422,11 +471,17 @@ WireError decode_client_message(std::span<const std::uint8_t> bytes, ClientMessa
                 case CommandMessage::Kind::Link:
                     read_string(r, c.text, kMaxLinkBytes);
                     break;
+                case CommandMessage::Kind::Transport:
+                    c.seat = read_u32_varint(r, kMaxRosterSeats - 1);
+                    c.transport = read_transport(r);
+                    break;
             }
             break;
         }
         case RoomMessage::RtcSignal:
             read_rtc(r, out.rtc, {RtcSignalKind::Offer, RtcSignalKind::Candidate, RtcSignalKind::Bye});
+            break;
+        case RoomMessage::UdpRequest:
             break;
         default:
             return WireError::UnknownType;
@@ -561,6 +616,9 @@ WireError decode_seat_table(std::span<const std::uint8_t> bytes, SeatTableMessag
         read_string(r, row.name, kMaxNameBytes);
         read_meters(r, row.meters);
         read_impairment(r, row.loss_pct, row.latency_ms, row.jitter_ms);
+        row.transport = read_transport(r);
+        row.socket_loss_pct = read_reading(r, 100.0);
+        if (r.ok() && row.socket_loss_pct > 100.0) r.fail(WireError::OutOfRange);
     }
     r.finish();
     return r.error();
@@ -596,6 +654,26 @@ WireError decode_rtc_signal_out(std::span<const std::uint8_t> bytes, RtcSignalMe
     ByteReader r(bytes);
     if (!expect_type(r, RoomMessage::RtcSignalOut)) return r.error();
     read_rtc(r, out, {RtcSignalKind::Answer, RtcSignalKind::Candidate, RtcSignalKind::Bye});
+    r.finish();
+    return r.error();
+}
+
+WireError decode_udp_grant(std::span<const std::uint8_t> bytes, std::vector<std::uint8_t>& token) {
+    ByteReader r(bytes);
+    if (!expect_type(r, RoomMessage::UdpGrant)) return r.error();
+    if (r.remaining() < kUdpGrantTokenBytes) return WireError::Truncated;
+    token.resize(kUdpGrantTokenBytes);
+    r.read_bytes(token);
+    r.finish();
+    return r.error();
+}
+
+WireError decode_transport_state(std::span<const std::uint8_t> bytes, TransportStateMessage& out) {
+    ByteReader r(bytes);
+    if (!expect_type(r, RoomMessage::TransportState)) return r.error();
+    out.transport = read_transport(r);
+    out.wanted = read_transport(r);
+    read_string(r, out.why, kMaxReasonBytes);
     r.finish();
     return r.error();
 }

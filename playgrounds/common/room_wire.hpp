@@ -23,7 +23,7 @@ namespace vantage::play {
 // Bumped whenever a message below changes shape. The build id (a digest of every wire
 // source, computed by the build) catches the rest: a page built from other sources than the
 // server is told to reload instead of being fed bytes it would misread.
-inline constexpr std::uint32_t kRoomProtocol = 3;
+inline constexpr std::uint32_t kRoomProtocol = 4;
 const char* room_build_id();
 
 inline constexpr std::size_t kMaxNameBytes = 24;
@@ -39,6 +39,8 @@ inline constexpr std::size_t kMaxLinkBytes = 2048;
 inline constexpr std::size_t kMaxUrls = 8;
 inline constexpr std::size_t kMaxQrRows = 177;
 inline constexpr std::size_t kMaxRtcSignalBytes = 4096;  // an SDP or a candidate line
+// A UDP connect token's bytes (room/udp_token.hpp, kUdpTokenBytes): opaque to this layer.
+inline constexpr std::size_t kUdpGrantTokenBytes = 271;
 
 enum class RoomMessage : std::uint8_t {
     // client -> server
@@ -51,22 +53,31 @@ enum class RoomMessage : std::uint8_t {
     TeacherHello = 0x43,  // 'C'
     FollowHello = 0x46,   // 'F'
     Command = 0x58,       // 'X' teacher only
-    RtcSignal = 0x72,     // 'r' a page's WebRTC signalling: its offer, candidates, bye
+    UdpRequest = 0x74,    // 't' a seat asks for a UDP connect token
+    RtcSignal = 0x72,     // 'r' WebRTC signalling, page -> room (the DataChannel transport)
     // server -> client
-    Welcome = 0x57,       // 'W'
-    Refuse = 0x52,        // 'R'
-    Frame = 0x48,         // 'H' (the horde's frame: horde_wire.hpp)
-    FieldFrame = 0xb1,    // the black-hole FieldPacket (field_packet.hpp)
-    JoinState = 0x47,     // 'G' a black-hole client's pellets, once after the welcome (field_packet.hpp)
-    Pong = 0x4f,          // 'O'
-    Truth = 0x54,         // 'T'
-    Roster = 0x53,        // 'S'
-    Error = 0x45,         // 'E' a refused request; the connection stays
-    SeatTable = 0x59,     // 'Y' to teachers
-    ClassInfo = 0x55,     // 'U' to a teacher, once: the join URLs and a QR code
-    Link = 0x4c,          // 'L' to followers: the teacher's page link
-    RtcSignalOut = 0x73,  // 's' the room's WebRTC signalling: its answer, candidates, bye
+    Welcome = 0x57,         // 'W'
+    Refuse = 0x52,          // 'R'
+    Frame = 0x48,           // 'H' (the horde's frame: horde_wire.hpp)
+    FieldFrame = 0xb1,      // the black-hole FieldPacket (field_packet.hpp)
+    JoinState = 0x47,       // 'G' a black-hole client's pellets, once after the welcome (field_packet.hpp)
+    Pong = 0x4f,            // 'O'
+    Truth = 0x54,           // 'T'
+    Roster = 0x53,          // 'S'
+    Error = 0x45,           // 'E' a refused request; the connection stays
+    SeatTable = 0x59,       // 'Y' to teachers
+    ClassInfo = 0x55,       // 'U' to a teacher, once: the join URLs and a QR code
+    Link = 0x4c,            // 'L' to followers: the teacher's page link
+    UdpGrant = 0x6b,        // 'k' the UDP connect token answering a UdpRequest
+    RtcSignalOut = 0x73,    // 's' WebRTC signalling, room -> page (the DataChannel transport)
+    TransportState = 0x6e,  // 'n' which transport the seat's frames use now, and why
 };
+
+// How a seat's frames and acknowledgements travel (datagram_path.hpp): the WebSocket, which
+// every seat has, or a datagram path beside it.
+enum class SeatTransport : std::uint8_t { WebSocket = 0, DataChannel = 1, Udp = 2 };
+inline constexpr std::uint8_t kMaxSeatTransport = 2;
+std::string_view transport_name(SeatTransport t);  // "websocket", "datachannel", "udp"
 
 // A lane's frame (what the frame meters count): the horde's 'H' or the black hole's FieldPacket.
 constexpr bool is_frame_type(std::uint8_t type) {
@@ -123,6 +134,20 @@ struct ReportMessage {
     std::uint64_t frames_lost = 0;
     double phantoms = -1;
     double err_mean_px = -1;
+    SeatTransport transport = SeatTransport::WebSocket;  // what its frames arrive over now
+    double frame_age_p50_ms = -1;                        // age of the newest frame held, over the window
+    double frame_age_p99_ms = -1;
+    std::uint64_t stalls = 0;  // times no new frame came for more than three frame intervals
+};
+
+// The room tells a seat which transport its frames use now (after attaching or detaching a
+// datagram path, or refusing one), and which one the room wants it on: when `wanted` differs
+// from `transport` the client starts that datagram path if it can (or, for WebSocket, stops
+// its own).
+struct TransportStateMessage {
+    SeatTransport transport = SeatTransport::WebSocket;
+    SeatTransport wanted = SeatTransport::WebSocket;
+    std::string why;  // a sentence for the page, <= kMaxReasonBytes
 };
 
 struct TeacherHelloMessage {
@@ -134,21 +159,24 @@ struct TeacherHelloMessage {
 // What a teacher may ask. Seat kAllSeats means every seat.
 inline constexpr std::uint32_t kAllSeats = 0xffffffffu;
 struct CommandMessage {
-    enum class Kind : std::uint8_t { Impair = 1, Strategy = 2, Preset = 3, Kick = 4, Link = 5 };
+    enum class Kind : std::uint8_t { Impair = 1, Strategy = 2, Preset = 3, Kick = 4, Link = 5, Transport = 6 };
     Kind kind = Kind::Impair;
-    std::uint32_t seat = kAllSeats;                      // Impair, Kick
+    std::uint32_t seat = kAllSeats;                      // Impair, Kick, Transport (one seat)
     double loss_pct = 0, latency_ms = 0, jitter_ms = 0;  // Impair: [0, 40] %, [0, 400] ms, [0, 150] ms
     bool recovery = true;                                // Strategy: acked (true) or naive
     double theta = 0;                                    // Strategy: [0, 2]
     double view_radius = 420;                            // Strategy: [100, 1500] units
     std::string text{};                                  // Preset: its name; Link: the teacher page's hash
+    SeatTransport transport = SeatTransport::WebSocket;  // Transport: where the seat's frames should go
 };
 
 struct SeatRow {
     std::uint32_t seat = 0;
     std::string name;
     ReportMessage meters;                                // as the student's page last reported
-    double loss_pct = 0, latency_ms = 0, jitter_ms = 0;  // this seat's impairment
+    double loss_pct = 0, latency_ms = 0, jitter_ms = 0;  // this seat's simulated impairment
+    SeatTransport transport = SeatTransport::WebSocket;  // as the room routes its frames now
+    double socket_loss_pct = -1;  // frames lost on the socket itself (client-counted minus simulated), or absent
 };
 
 struct SeatTableMessage {
@@ -191,6 +219,7 @@ struct ClientMessage {
     HelloMessage follow;  // its protocol and build; name and playground unused
     CommandMessage command;
     RtcSignalMessage rtc;  // RtcSignal: Offer, Candidate or Bye
+    // UdpRequest has no body.
     // Ack: the raw bytes are handed on to the server half, which decodes them itself.
 };
 
@@ -219,6 +248,10 @@ void encode_link(ByteWriter& w, std::string_view hash);
 // and LF, is a caller's bug (asserted).
 void encode_rtc_signal(ByteWriter& w, const RtcSignalMessage& m);
 void encode_rtc_signal_out(ByteWriter& w, const RtcSignalMessage& m);
+void encode_udp_request(ByteWriter& w);
+// token: exactly kUdpGrantTokenBytes (encode_udp_token's bytes).
+void encode_udp_grant(ByteWriter& w, std::span<const std::uint8_t> token);
+void encode_transport_state(ByteWriter& w, const TransportStateMessage& m);
 
 // Every message a client may send. An Ack is only checked for its type byte here (its body
 // is decoded by the server half). Anything else is UnknownType.
@@ -234,6 +267,9 @@ WireError decode_seat_table(std::span<const std::uint8_t> bytes, SeatTableMessag
 WireError decode_class_info(std::span<const std::uint8_t> bytes, ClassInfoMessage& out);
 WireError decode_link(std::span<const std::uint8_t> bytes, std::string& hash);
 WireError decode_rtc_signal_out(std::span<const std::uint8_t> bytes, RtcSignalMessage& out);
+// The token's bytes, unread (decode_udp_token validates them).
+WireError decode_udp_grant(std::span<const std::uint8_t> bytes, std::vector<std::uint8_t>& token);
+WireError decode_transport_state(std::span<const std::uint8_t> bytes, TransportStateMessage& out);
 
 // A display name made safe: printable ASCII only (others become '?'), spaces collapsed and
 // trimmed, at most kMaxNameBytes; empty becomes "player".

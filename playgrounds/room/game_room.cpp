@@ -372,6 +372,23 @@ void GameRoom::command(ConnectionId teacher, const CommandMessage& c) {
                     server_->close(seat->connection, "removed from the room by the teacher");
             }
             break;
+        case CommandMessage::Kind::Transport:
+            for (RoomSeat* seat : seated) {
+                if (seat->index != c.seat) continue;
+                seat->websocket_only = c.transport == SeatTransport::WebSocket;
+                if (seat->websocket_only && seat->path) {
+                    detach_path(seat->connection, "the teacher moved this seat to the websocket");
+                } else if (!seat->websocket_only) {
+                    // The client starts that path if it can (a page cannot open UDP, a bot has
+                    // no DataChannel); the room attaches it when it forms.
+                    tell_transport(
+                        *seat, c.transport,
+                        std::string("the teacher moves this seat to ") + std::string(transport_name(c.transport)));
+                } else {
+                    tell_transport(*seat, SeatTransport::WebSocket, "the teacher keeps this seat on the websocket");
+                }
+            }
+            break;
         case CommandMessage::Kind::Link:
             teacher_link_ = c.text;
             writer_.clear();
@@ -394,12 +411,21 @@ void GameRoom::send_seat_table() {
         const SeatSlot* s = seats_.state(token);
         if (!s || !s->seat) return;
         const SeatReport& r = s->seat->report;
+        // Frames lost on the socket itself: what the client counted lost beyond what the
+        // seat's simulated link dropped (its report is up to a second old: floored at zero).
+        double socket_loss_pct = -1;
+        if (r.frames > 0 && r.reported.down_kib_s >= 0) {
+            const double lost = static_cast<double>(r.reported.frames_lost) - static_cast<double>(r.frames_lost);
+            socket_loss_pct = std::clamp(100.0 * lost / static_cast<double>(r.frames), 0.0, 100.0);
+        }
         t.rows.push_back({.seat = r.seat,
                           .name = r.name,
                           .meters = r.reported,
                           .loss_pct = r.loss_pct,
                           .latency_ms = r.latency_ms,
-                          .jitter_ms = r.jitter_ms});
+                          .jitter_ms = r.jitter_ms,
+                          .transport = r.transport,
+                          .socket_loss_pct = socket_loss_pct});
     });
     writer_.clear();
     encode_seat_table(writer_, t);
@@ -436,8 +462,74 @@ void GameRoom::on_message(ConnectionId id, std::span<const std::uint8_t> bytes) 
         hello(id, bytes);
         return;
     }
+    // Asking for a datagram path is control, not the lesson: it is not impaired.
+    if (!bytes.empty() && bytes[0] == static_cast<std::uint8_t>(RoomMessage::UdpRequest)) {
+        if (bytes.size() == 1)
+            udp_request(*seat);
+        else
+            ++seat->report.decode_errors;
+        return;
+    }
     // Everything a seated client sends crosses its impaired up link first.
     seat->link.up().send(world_ms(), bytes);
+}
+
+void GameRoom::on_datagram(ConnectionId id, std::span<const std::uint8_t> bytes) {
+    RoomSeat* seat = seat_of(id);
+    if (!seat) return;
+    ++seat->report.path_in_messages;
+    seat->link.up().send(world_ms(), bytes);
+}
+
+SeatTransport GameRoom::transport_of(ConnectionId id) {
+    const RoomSeat* seat = seat_of(id);
+    return seat && seat->path ? seat->path->kind() : SeatTransport::WebSocket;
+}
+
+void GameRoom::tell_transport(RoomSeat& seat, SeatTransport wanted, std::string_view why) {
+    seat.report.transport = seat.path ? seat.path->kind() : SeatTransport::WebSocket;
+    seat.report.transport_why = std::string(why.substr(0, kMaxReasonBytes));
+    writer_.clear();
+    encode_transport_state(writer_,
+                           {.transport = seat.report.transport, .wanted = wanted, .why = seat.report.transport_why});
+    if (server_) server_->send(seat.connection, writer_.bytes());
+}
+
+void GameRoom::attach_path(ConnectionId id, std::unique_ptr<DatagramPath> path) {
+    RoomSeat* seat = seat_of(id);
+    if (!seat || !path) return;
+    const SeatTransport kind = path->kind();
+    seat->path = std::move(path);
+    ++seat->report.path_attaches;
+    tell_transport(*seat, kind, std::string("frames over ") + std::string(transport_name(kind)));
+}
+
+void GameRoom::detach_path(ConnectionId id, std::string_view why) {
+    RoomSeat* seat = seat_of(id);
+    if (!seat || !seat->path) return;
+    seat->path.reset();
+    tell_transport(*seat, SeatTransport::WebSocket, why);
+}
+
+void GameRoom::udp_request(RoomSeat& seat) {
+    const SeatTransport now = seat.path ? seat.path->kind() : SeatTransport::WebSocket;
+    if (seat.websocket_only) {
+        tell_transport(seat, now, "the teacher keeps this seat on the websocket");
+        return;
+    }
+    std::string why;
+    if (!udp_door_) {
+        tell_transport(seat, now, "this room has no UDP: playing over the websocket");
+        return;
+    }
+    if (!udp_door_->grant(seat.connection, seat.index, grant_, why)) {
+        tell_transport(seat, now, why + ": playing over the websocket");
+        return;
+    }
+    ++seat.report.udp_grants;
+    writer_.clear();
+    encode_udp_grant(writer_, grant_);
+    if (server_) server_->send(seat.connection, writer_.bytes());
 }
 
 void GameRoom::dispatch(RoomSeat& seat, std::span<const std::uint8_t> bytes) {
@@ -502,6 +594,9 @@ void GameRoom::on_tick(double) {
     }
     const double now_ms = world_ms();
 
+    // The datagram transports' sockets: what came in reaches the up links below.
+    if (udp_door_) udp_door_->pump(now_ms);
+
     // Hellos that never came, followers gone quiet.
     if (server_) {
         for (const Pending& p : pending_) {
@@ -537,6 +632,21 @@ void GameRoom::on_tick(double) {
     PhaseScope phase(profiler_, "send");
     for (RoomSeat* seat : seated) {
         while (seat->link.down().poll(now_ms, message_)) {
+            // A seat's frames take its datagram path when it has one; everything else (pongs,
+            // truth answers) stays on the WebSocket, which must deliver them.
+            if (seat->path && !message_.empty() && is_frame_type(message_[0])) {
+                if (seat->path->send(message_)) {
+                    seat->report.path_messages += 1;
+                    seat->report.path_bytes += message_.size();
+                    seat->report.sent_messages += 1;
+                    seat->report.sent_bytes += message_.size();
+                    seat->report.frame_socket_bytes += message_.size();
+                } else {
+                    seat->report.path_dropped += 1;
+                    seat->report.dropped += 1;
+                }
+                continue;
+            }
             if (!server_) continue;
             const SendResult r = server_->send(seat->connection, message_);
             if (r == SendResult::Queued) {

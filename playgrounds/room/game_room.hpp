@@ -23,6 +23,7 @@
 #include "common/room_wire.hpp"
 #include "common/simulation.hpp"
 #include "common/transport.hpp"
+#include "room/datagram_path.hpp"
 #include "room/room_server.hpp"
 #include "vantage/seat_table.hpp"
 
@@ -78,6 +79,28 @@ struct SeatReport {
     std::uint64_t frame_socket_bytes = 0;                // frames' bytes handed to the socket (the encoder's bytes)
     // The socket's own counts (RoomServer), as of the last tick.
     std::uint64_t socket_messages = 0, socket_payload_bytes = 0, socket_wire_bytes = 0;
+    // The seat's transport (datagram_path.hpp): where its frames go now, and what its path carried.
+    SeatTransport transport = SeatTransport::WebSocket;
+    std::string transport_why;           // the last TransportState's sentence
+    std::uint64_t path_attaches = 0;     // datagram paths attached over the seat's life
+    std::uint64_t path_messages = 0;     // frames handed to a datagram path
+    std::uint64_t path_bytes = 0;        // their bytes
+    std::uint64_t path_dropped = 0;      // refused by the path (closed, full)
+    std::uint64_t path_in_messages = 0;  // client messages that arrived over a datagram path
+    std::uint64_t udp_grants = 0;        // UDP connect tokens issued to this seat
+};
+
+// What issues the room's UDP connect tokens and runs its UDP socket (udp_room.hpp); the
+// GameRoom asks it, on the server thread.
+class UdpDoor {
+public:
+    virtual ~UdpDoor() = default;
+    // A connect token for the seat on WebSocket connection `id` (kUdpGrantTokenBytes, encoded);
+    // false with a sentence in `why` when none can be given (the room's UDP is full, off).
+    virtual bool grant(ConnectionId id, std::uint32_t seat, std::vector<std::uint8_t>& token, std::string& why) = 0;
+    // Reads the socket, runs the connections (which may attach, feed and detach paths), sends.
+    // Called at the start of every tick.
+    virtual void pump(double now_ms) = 0;
 };
 
 // One seated connection: its links (the impairment) and an inbox of the acknowledgements its
@@ -99,6 +122,8 @@ struct RoomSeat : play::Transport {
     std::deque<std::vector<std::uint8_t>> acks;
     std::uint32_t input_seq = 0;
     bool any_input = false;
+    std::unique_ptr<DatagramPath> path;  // set: the seat's frames go here instead of the WebSocket
+    bool websocket_only = false;         // the teacher keeps this seat on the WebSocket
     double next_truth_ms = 0;
     SeatReport report;
 };
@@ -119,6 +144,21 @@ public:
     void on_close(ConnectionId id) override;
     void on_tick(double now_ms) override;
 
+    // --- the transport seam (datagram_path.hpp); server thread only ---
+    // The seat on WebSocket connection `id` sends its frames over `path` from now on (replacing
+    // any path it had) and is told so (TransportState). No seat on `id`: the path is dropped.
+    void attach_path(ConnectionId id, std::unique_ptr<DatagramPath> path);
+    // Back to the WebSocket (the path failed, the peer went, the teacher moved the seat); the
+    // client is told why. Nothing happens when the seat has no path.
+    void detach_path(ConnectionId id, std::string_view why);
+    // A client message that arrived over that seat's datagram path (acknowledgements, inputs):
+    // decoded as over the WebSocket, after crossing the seat's impaired up link.
+    void on_datagram(ConnectionId id, std::span<const std::uint8_t> bytes);
+    // Where UdpRequests get their tokens and the UDP socket is run from; null: no UDP (a
+    // UdpRequest is answered that the room has none).
+    void set_udp_door(UdpDoor* door) { udp_door_ = door; }
+    // The seat's transport now, by its WebSocket connection (WebSocket when not seated).
+    SeatTransport transport_of(ConnectionId id);
     std::uint32_t occupied() const { return seats_.occupied_count(); }
     std::uint64_t ticks() const { return ticks_; }
     std::size_t teachers() const { return teachers_.size(); }
@@ -199,6 +239,8 @@ private:
     void refuse(ConnectionId id, const std::string& reason);
     void dispatch(RoomSeat& seat, std::span<const std::uint8_t> bytes);
     void broadcast_roster();
+    void udp_request(RoomSeat& seat);
+    void tell_transport(RoomSeat& seat, SeatTransport wanted, std::string_view why);
     void snapshot_socket(RoomSeat& seat) const;
     std::vector<RoomSeat*>& seated_scratch();
     RoomSeat* seat_of(ConnectionId id);
@@ -207,6 +249,8 @@ private:
     RoomOptions& room_;
     std::string playground_;
     RoomServer* server_ = nullptr;
+    UdpDoor* udp_door_ = nullptr;
+    std::vector<std::uint8_t> grant_;
     SeatTable<ConnectionId, SeatSlot> seats_;
     std::vector<Pending> pending_;
     std::unordered_map<ConnectionId, std::string> address_of_;  // every open connection's source address

@@ -55,6 +55,7 @@ public:
     Remote& remote() { return remote_; }
     const Remote& remote() const { return remote_; }
     RoomClient& socket() { return socket_; }
+    play::Transport& socket_transport() { return transport_; }
 
 private:
     RoomClient socket_;

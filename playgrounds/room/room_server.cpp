@@ -1050,6 +1050,10 @@ void RoomServer::stop() {
     asio::post(s->ioc, [s] { s->do_stop(); });
 }
 
+void RoomServer::post(std::function<void()> fn) {
+    asio::post(impl_->ioc, std::move(fn));
+}
+
 SendResult RoomServer::send(ConnectionId id, std::span<const std::uint8_t> bytes) {
     WsSession* session = impl_->find_open(id);
     return session ? session->send(bytes) : SendResult::Unknown;

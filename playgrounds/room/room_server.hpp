@@ -61,6 +61,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -157,6 +158,10 @@ public:
                                  // enabled by set_handle_signals(true); on_close fires for every open connection
     void set_handle_signals(bool on);  // before run()
     void stop();                       // thread-safe; also before run() (run() then returns at once)
+    // Thread-safe: runs fn on the server thread, after what is already queued (for work that
+    // arrives on other threads, e.g. GStreamer's, and must touch the room). Not run when the
+    // server stops first.
+    void post(std::function<void()> fn);
 
     // Only from handler callbacks (the server thread), or after run() returned:
     SendResult send(ConnectionId id, std::span<const std::uint8_t> bytes);

@@ -49,7 +49,20 @@ std::vector<Golden> every_message() {
         encode_truth_query(w, {.id = 7, .keys = {SlotKey{3, 1}.encode(), SlotKey{70, 400}.encode()}});
     }));
     g.push_back(golden("report", [](ByteWriter& w) {
-        encode_report(w, {.rtt_ms = 104.2, .down_kib_s = -1, .frames_lost = 2, .phantoms = 0, .err_mean_px = 1.5});
+        encode_report(w, {.rtt_ms = 104.2,
+                          .down_kib_s = -1,
+                          .frames_lost = 2,
+                          .phantoms = 0,
+                          .err_mean_px = 1.5,
+                          .transport = SeatTransport::Udp,
+                          .frame_age_p50_ms = 70.5,
+                          .frame_age_p99_ms = 130,
+                          .stalls = 3});
+    }));
+    g.push_back(golden("udp_request", [](ByteWriter& w) { encode_udp_request(w); }));
+    g.push_back(golden("command_transport", [](ByteWriter& w) {
+        encode_command(w,
+                       {.kind = CommandMessage::Kind::Transport, .seat = 2, .transport = SeatTransport::DataChannel});
     }));
     g.push_back(golden("command_impair", [](ByteWriter& w) {
         encode_command(
@@ -101,13 +114,25 @@ std::vector<Golden> every_message() {
              .meters = {.rtt_ms = 50, .down_kib_s = 12.5, .frames_lost = 1, .phantoms = 2, .err_mean_px = 3},
              .loss_pct = 5,
              .latency_ms = 100,
-             .jitter_ms = 10});
+             .jitter_ms = 10,
+             .transport = SeatTransport::Udp,
+             .socket_loss_pct = 19.5});
         encode_seat_table(w, t);
     }));
     g.push_back(golden("class_info", [](ByteWriter& w) {
         encode_class_info(w, {.urls = {"http://192.0.2.9:8000/#horde/join"}, .qr = {"101", "010", "111"}});
     }));
     g.push_back(golden("link", [](ByteWriter& w) { encode_link(w, "#horde/watch"); }));
+    g.push_back(golden("udp_grant", [](ByteWriter& w) {
+        std::vector<std::uint8_t> token(kUdpGrantTokenBytes);
+        for (std::size_t i = 0; i < token.size(); ++i) token[i] = static_cast<std::uint8_t>(i * 7);
+        encode_udp_grant(w, token);
+    }));
+    g.push_back(golden("transport_state", [](ByteWriter& w) {
+        encode_transport_state(w, {.transport = SeatTransport::WebSocket,
+                                   .wanted = SeatTransport::Udp,
+                                   .why = "udp could not connect: playing over the websocket"});
+    }));
     // the lanes' frames
     g.push_back(golden("horde_frame", [](ByteWriter& w) {
         DeltaPlan plan;
@@ -169,7 +194,7 @@ std::string digest(const std::vector<Golden>& all) {
 
 TEST(RoomProtocol, EveryMessagesBytesArePinnedToTheProtocolNumber) {
     const std::vector<Golden> all = every_message();
-    EXPECT_EQ(all.size(), 25u);  // 21 room messages (5 commands), the Ack, the lanes' 3 frames
+    EXPECT_EQ(all.size(), 29u);  // 25 room messages (6 commands), the Ack, the lanes' 3 frames
     const std::string actual = digest(all);
     std::ifstream file(std::string(VANTAGE_TESTS_DIR) + "/playgrounds/golden_room_protocol.txt");
     ASSERT_TRUE(file) << "golden_room_protocol.txt not found";

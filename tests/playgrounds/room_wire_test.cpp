@@ -272,14 +272,19 @@ Bytes valid_client_message(XorShift& rng) {
                               .down_kib_s = rng.range(0, 50),
                               .frames_lost = rng.below(100),
                               .phantoms = rng.chance(0.5f) ? -1.0 : rng.range(0, 20),
-                              .err_mean_px = rng.range(0, 9)});
+                              .err_mean_px = rng.range(0, 9),
+                              .transport = static_cast<SeatTransport>(rng.below(3)),
+                              .frame_age_p50_ms = rng.range(0, 200),
+                              .frame_age_p99_ms = rng.chance(0.3f) ? -1.0 : rng.range(0, 900),
+                              .stalls = rng.below(50)});
             break;
         case 5:
             encode_teacher_hello(w, {.build = "abc", .token = "0123abcd"});
             break;
         case 6: {
             CommandMessage c;
-            c.kind = static_cast<CommandMessage::Kind>(1 + rng.below(5));
+            c.kind = static_cast<CommandMessage::Kind>(1 + rng.below(6));
+            c.transport = static_cast<SeatTransport>(rng.below(3));
             c.seat = static_cast<std::uint32_t>(rng.below(8));
             c.loss_pct = rng.range(0, 40);
             c.latency_ms = rng.range(0, 400);
@@ -311,11 +316,11 @@ Bytes valid_client_message(XorShift& rng) {
 }
 
 TEST(RoomWire, ClientMessageDecoderSurvivesARandomAndMutatedCorpus) {
-    static constexpr std::uint8_t kTypes[] = {0x4a, 0x49, 0x50, 0x51, 0x41, 0x4d, 0x43, 0x46, 0x58, 0x72};
+    static constexpr std::uint8_t kTypes[] = {0x4a, 0x49, 0x50, 0x51, 0x41, 0x4d, 0x43, 0x46, 0x58, 0x74, 0x72};
     int accepted = 0, refused = 0;
     for (std::uint64_t seed = 1; seed <= 3000; ++seed) {
         XorShift rng(mix64(seed));
-        Bytes input = rng.chance(0.2f) ? noise(rng, kTypes[rng.below(10)]) : valid_client_message(rng);
+        Bytes input = rng.chance(0.2f) ? noise(rng, kTypes[rng.below(11)]) : valid_client_message(rng);
         if (rng.chance(0.8f)) mutate(input, rng);
         SCOPED_TRACE(seed);
         (fuzz::fuzz_client_message(input) ? accepted : refused) += 1;
@@ -329,8 +334,18 @@ TEST(RoomWire, ServerMessageDecodersSurviveARandomAndMutatedCorpus) {
     for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
         XorShift rng(mix64(seed));
         ByteWriter w;
-        switch (rng.below(10)) {
+        switch (rng.below(12)) {
             case 9:
+                encode_transport_state(
+                    w, {.transport = SeatTransport::Udp, .wanted = SeatTransport::Udp, .why = "frames over udp"});
+                break;
+            case 10: {
+                std::vector<std::uint8_t> token(kUdpGrantTokenBytes);
+                for (auto& b : token) b = static_cast<std::uint8_t>(rng.below(256));
+                encode_udp_grant(w, token);
+                break;
+            }
+            case 11:
                 encode_rtc_signal_out(w, {.kind = static_cast<RtcSignalKind>(2 + rng.below(3)),
                                           .text = "candidate:1 1 UDP 2122260223 127.0.0.1 50000 typ host\r\n"});
                 break;

@@ -66,12 +66,19 @@ inline bool fuzz_client_message(std::span<const std::uint8_t> bytes) {
                                m.command.jitter_ms <= 150,
                            "an impairment outside its range");
             }
+            if (m.command.kind == CommandMessage::Kind::Transport) {
+                fuzz_check(static_cast<std::uint8_t>(m.command.transport) <= kMaxSeatTransport,
+                           "a transport outside its range");
+            }
             if (m.command.kind == CommandMessage::Kind::Strategy) {
                 fuzz_check(m.command.theta >= 0 && m.command.theta <= 2 && m.command.view_radius >= 100 &&
                                m.command.view_radius <= 1500,
                            "a strategy outside its range");
             }
             encode_command(w, m.command);
+            break;
+        case RoomMessage::UdpRequest:
+            encode_udp_request(w);
             break;
         case RoomMessage::TruthQuery:
             fuzz_check(m.truth_query.keys.size() <= kMaxTruthKeys, "a truth query over the limit");
@@ -121,6 +128,26 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
     }
     if (decode_link(bytes, text) == WireError::Ok) {
         fuzz_check(printable(text, kMaxLinkBytes), "a link not printable");
+        any = true;
+    }
+    TransportStateMessage state;
+    if (decode_transport_state(bytes, state) == WireError::Ok) {
+        fuzz_check(printable(state.why, kMaxReasonBytes) &&
+                       static_cast<std::uint8_t>(state.transport) <= kMaxSeatTransport &&
+                       static_cast<std::uint8_t>(state.wanted) <= kMaxSeatTransport,
+                   "a transport state outside its limits");
+        ByteWriter again;
+        encode_transport_state(again, state);
+        fuzz_check(std::equal(again.bytes().begin(), again.bytes().end(), bytes.begin(), bytes.end()),
+                   "an accepted transport state does not re-encode to its bytes");
+        any = true;
+    }
+    std::vector<std::uint8_t> grant;
+    if (decode_udp_grant(bytes, grant) == WireError::Ok) {
+        ByteWriter again;
+        encode_udp_grant(again, grant);
+        fuzz_check(std::equal(again.bytes().begin(), again.bytes().end(), bytes.begin(), bytes.end()),
+                   "an accepted udp grant does not re-encode to its bytes");
         any = true;
     }
     SeatTableMessage table;
