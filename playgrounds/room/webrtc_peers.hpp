@@ -22,9 +22,9 @@
 // the loop thread and the creation reference is dropped (else libnice's thread stays).
 //
 // Limits: max_peers at once (the owner keeps a newcomer on the WebSocket and says so); one
-// message at most kMaxRtcMessageBytes (the SCTP MTU is 1,200 and webrtcbin's answer carries
-// no max-message-size: a message split in two dies with either half); signalling text at most
-// kMaxRtcSignalBytes. Not guaranteed: delivery (that is the point), order, or that the first
+// message at most kMaxRtcMessageBytes, a whole frame (the SCTP MTU is 1,200, so a message over
+// about 1,100 bytes travels as two fragments and is lost with either: frames are kept smaller
+// by the lanes' budgets); signalling text at most kMaxRtcSignalBytes. Not guaranteed: delivery (that is the point), order, or that the first
 // messages a page sends before the channel reaches this side arrive.
 #pragma once
 
@@ -39,7 +39,7 @@
 
 namespace vantage::room {
 
-inline constexpr std::size_t kMaxRtcMessageBytes = 1100;  // one DataChannel message, either way
+inline constexpr std::size_t kMaxRtcMessageBytes = 1200;  // one DataChannel message, either way (a frame)
 inline constexpr std::uint8_t kRtcHeartbeat = 0x00;       // a page's one-byte "still here" (never a room message type)
 
 struct WebRtcOptions {
