@@ -10,7 +10,8 @@ bool room_playground(std::string_view playground) {
     return playground == "horde" || playground == "blackhole";
 }
 
-RoomSession::RoomSession(RoomLink link) : link_(std::move(link)), socket_(RoomSocket::connect(link_.url)) {
+RoomSession::RoomSession(RoomLink link)
+    : link_(std::move(link)), socket_(RoomSocket::connect(link_.url)), datagram_(RoomDatagram::make()) {
     const RoomRemoteOptions options{.name = link_.name.empty() ? std::string("player") : link_.name};
     if (link_.playground == "blackhole") {
         auto b = std::make_unique<BlackholeRemote>(options);
@@ -31,6 +32,7 @@ void RoomSession::update(double wall_s, float dt_s) {
         remote_->open(*socket_, local_ms);
         hello_sent_ = true;
     }
+    if (hello_sent_ && datagram_) datagram_->update(*remote_, *socket_, local_ms);
     if (hello_sent_) remote_->update(*socket_, local_ms, dt_s);
     if (socket_->state() == RoomSocket::State::Closed && remote_->status() != RoomRemote::Status::Closed &&
         remote_->status() != RoomRemote::Status::Refused) {
@@ -43,6 +45,7 @@ void RoomSession::send_command(double wall_s, const CommandMessage& c) {
 }
 
 void RoomSession::leave() {
+    if (datagram_) datagram_->stop(*remote_);
     if (socket_) socket_->close();
     left_ = true;
     remote_->closed("you left the room");
@@ -132,7 +135,15 @@ std::string RoomSession::state_json() const {
         append_json_string(out, r.roster()[i].name);
         out += "}";
     }
-    out += "]}";
+    out += "],\"transport\":";
+    append_json_string(out, transport_name(r.transport()));
+    out += ",\"transport_why\":";
+    append_json_string(out, r.transport_why());
+    out += ",\"datachannel\":";
+    append_json_string(out, datagram_ ? datagram_->state_name() : "none");
+    out += ",\"datagram_frames\":";
+    append_json_number(out, static_cast<double>(r.datagram_frames()));
+    out += "}";
     return out;
 }
 

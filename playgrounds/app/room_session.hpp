@@ -42,13 +42,15 @@ public:
     void meters(std::vector<Meter>& out) const;
     // {"connected":..., "seat":..., "seats":..., "down_kib_s":..., "up_kib_s":..., "frames":...,
     //  "frames_lost":..., "rtt_ms":..., "phantoms":..., "err_mean_px":..., "truth_kib_s":...,
-    //  "playground":..., "knows":..., "me":{x,y}, "roster":[...]}
+    //  "playground":..., "knows":..., "me":{x,y}, "roster":[...], "transport":"websocket"|"datachannel"|"udp",
+    //  "transport_why":..., "datachannel":"off"|"connecting"|"open"|"failed"|"none", "datagram_frames":...}
     std::string state_json() const;
 
 private:
     RoomLink link_;
     std::unique_ptr<RoomSocket> socket_;
     std::unique_ptr<RoomRemote> remote_;
+    std::unique_ptr<RoomDatagram> datagram_;  // the page's DataChannel; null on the desktop
     HordeRemote* horde_ = nullptr;
     BlackholeRemote* blackhole_ = nullptr;
     bool hello_sent_ = false;

@@ -56,4 +56,9 @@ std::unique_ptr<RoomSocket> RoomSocket::connect(const std::string& url) {
     return std::make_unique<DesktopRoomSocket>(url);
 }
 
+// The desktop has no DataChannel (its datagrams are UDP).
+std::unique_ptr<RoomDatagram> RoomDatagram::make() {
+    return nullptr;
+}
+
 }  // namespace vantage::play
