@@ -322,6 +322,14 @@ int main(int argc, char** argv) {
         line);
     std::printf("(before start: %d threads, %.1f MiB; messages: %.0f out, %.0f in over %.1f s)\n", threads0, rss0, out,
                 in, steady_s);
+    // Every peer closed by the room: their threads and memory go with them.
+    for (RtcPeerId p = 1; p <= static_cast<RtcPeerId>(peers); ++p) rtc.close(p);
+    const Clock::time_point closing = Clock::now();
+    while ((rtc.live_pipelines() > 0 || thread_count() > threads_started + 1) &&
+           Clock::now() - closing < std::chrono::seconds(20))
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::printf("after closing every peer: %d threads, %.1f MiB RSS (%.1f s)\n", thread_count(), rss_mib(),
+                std::chrono::duration<double>(Clock::now() - closing).count());
     if (!markdown.empty()) {
         if (FILE* f = std::fopen(markdown.c_str(), "a")) {
             std::fprintf(f, "%s\n", line);
