@@ -149,6 +149,16 @@ std::string ClassSession::state_json() const {
         append_json_number(out, r.meters.phantoms >= 0 ? r.meters.phantoms : std::nan(""));
         out += ",\"err_mean_px\":";
         append_json_number(out, r.meters.err_mean_px >= 0 ? r.meters.err_mean_px : std::nan(""));
+        out += ",\"transport\":";
+        append_json_string(out, transport_name(r.transport));
+        out += ",\"frame_age_p50_ms\":";
+        append_json_number(out, r.meters.frame_age_p50_ms >= 0 ? r.meters.frame_age_p50_ms : std::nan(""));
+        out += ",\"frame_age_p99_ms\":";
+        append_json_number(out, r.meters.frame_age_p99_ms >= 0 ? r.meters.frame_age_p99_ms : std::nan(""));
+        out += ",\"stalls\":";
+        append_json_number(out, static_cast<double>(r.meters.stalls));
+        out += ",\"socket_loss\":";
+        append_json_number(out, r.socket_loss_pct >= 0 ? r.socket_loss_pct : std::nan(""));
         out += ",\"loss\":";
         append_json_number(out, r.loss_pct);
         out += ",\"latency_ms\":";

@@ -75,7 +75,11 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
         {"lost", "state frames lost on the way to this seat since it joined"},
         {"phantoms", "enemies this student still sees that the server has removed"},
         {"error px", "mean distance between where the student draws an enemy and where it is"},
-        {"loss %", "this seat's packet loss, set by the console"},
+        {"via", "what the seat's frames travel over: websocket, datachannel or udp"},
+        {"age p99", "how old the newest frame the student holds gets, ms (99th percentile over 8 s)"},
+        {"stalls", "times no newer frame came for three frame intervals"},
+        {"sock. loss %", "frames lost on the socket itself (real loss), beyond the simulated loss"},
+        {"loss %", "this seat's simulated packet loss, set by the console"},
         {"lat. ms", "this seat's added latency, set by the console"},
         {"", ""},
     };
@@ -110,6 +114,14 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
         ImGui::TextUnformatted(reading(r.meters.phantoms, "%.0f").c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(reading(r.meters.err_mean_px, "%.0f").c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(std::string(transport_name(r.transport)).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(reading(r.meters.frame_age_p99_ms, "%.0f").c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%llu", static_cast<unsigned long long>(r.meters.stalls));
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(reading(r.socket_loss_pct, "%.1f").c_str());
         ImGui::TableNextColumn();
         ImGui::Text("%.0f", r.loss_pct);
         ImGui::TableNextColumn();

@@ -10,8 +10,7 @@ bool room_playground(std::string_view playground) {
     return playground == "horde" || playground == "blackhole";
 }
 
-RoomSession::RoomSession(RoomLink link)
-    : link_(std::move(link)), socket_(RoomSocket::connect(link_.url)), datagram_(RoomDatagram::make()) {
+RoomSession::RoomSession(RoomLink link) : link_(std::move(link)), socket_(RoomSocket::connect(link_.url)) {
     const RoomRemoteOptions options{.name = link_.name.empty() ? std::string("player") : link_.name};
     if (link_.playground == "blackhole") {
         auto b = std::make_unique<BlackholeRemote>(options);
@@ -32,8 +31,10 @@ void RoomSession::update(double wall_s, float dt_s) {
         remote_->open(*socket_, local_ms);
         hello_sent_ = true;
     }
-    if (hello_sent_ && datagram_) datagram_->update(*remote_, *socket_, local_ms);
-    if (hello_sent_) remote_->update(*socket_, local_ms, dt_s);
+    if (hello_sent_) {
+        remote_->update(*socket_, local_ms, dt_s);
+        socket_->drive_datagram(*remote_, local_ms);
+    }
     if (socket_->state() == RoomSocket::State::Closed && remote_->status() != RoomRemote::Status::Closed &&
         remote_->status() != RoomRemote::Status::Refused) {
         remote_->closed(socket_->close_reason());
@@ -45,7 +46,6 @@ void RoomSession::send_command(double wall_s, const CommandMessage& c) {
 }
 
 void RoomSession::leave() {
-    if (datagram_) datagram_->stop(*remote_);
     if (socket_) socket_->close();
     left_ = true;
     remote_->closed("you left the room");
@@ -78,6 +78,9 @@ void RoomSession::meters(std::vector<Meter>& out) const {
     if (r.truth() && r.phantoms()) out.push_back({"room.phantoms", "", *r.phantoms()});
     if (r.truth() && r.err_mean_px()) out.push_back({"room.err_mean_px", "px", *r.err_mean_px()});
     out.push_back({"room.truth_kib_s", "KiB/s", r.truth_kib_s()});
+    if (r.frame_age_p50_ms()) out.push_back({"room.frame_age_p50_ms", "ms", *r.frame_age_p50_ms()});
+    if (r.frame_age_p99_ms()) out.push_back({"room.frame_age_p99_ms", "ms", *r.frame_age_p99_ms()});
+    out.push_back({"room.stalls", "", static_cast<double>(r.stalls())});
 }
 
 std::string RoomSession::state_json() const {
@@ -113,6 +116,16 @@ std::string RoomSession::state_json() const {
     out += r.truth() ? "true" : "false";
     out += ",\"truth_kib_s\":";
     append_json_number(out, r.truth_kib_s());
+    out += ",\"transport\":";
+    append_json_string(out, transport_name(r.transport()));
+    out += ",\"transport_why\":";
+    append_json_string(out, r.transport_why());
+    out += ",\"frame_age_p50_ms\":";
+    append_json_number(out, r.frame_age_p50_ms().value_or(std::nan("")));
+    out += ",\"frame_age_p99_ms\":";
+    append_json_number(out, r.frame_age_p99_ms().value_or(std::nan("")));
+    out += ",\"stalls\":";
+    append_json_number(out, static_cast<double>(r.stalls()));
     if (const std::optional<Vec2> me = r.me()) {
         out += ",\"me\":{\"x\":";
         append_json_number(out, me->x);
@@ -135,12 +148,8 @@ std::string RoomSession::state_json() const {
         append_json_string(out, r.roster()[i].name);
         out += "}";
     }
-    out += "],\"transport\":";
-    append_json_string(out, transport_name(r.transport()));
-    out += ",\"transport_why\":";
-    append_json_string(out, r.transport_why());
-    out += ",\"datachannel\":";
-    append_json_string(out, datagram_ ? datagram_->state_name() : "none");
+    out += "],\"datachannel\":";
+    append_json_string(out, socket_ ? socket_->datagram_state() : "none");
     out += ",\"datagram_frames\":";
     append_json_number(out, static_cast<double>(r.datagram_frames()));
     out += "}";

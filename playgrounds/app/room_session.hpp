@@ -50,7 +50,6 @@ private:
     RoomLink link_;
     std::unique_ptr<RoomSocket> socket_;
     std::unique_ptr<RoomRemote> remote_;
-    std::unique_ptr<RoomDatagram> datagram_;  // the page's DataChannel; null on the desktop
     HordeRemote* horde_ = nullptr;
     BlackholeRemote* blackhole_ = nullptr;
     bool hello_sent_ = false;

@@ -1,10 +1,12 @@
 // RoomSocket on the desktop: the native RoomClient (Boost.Beast), the same one the bots use.
 // connect() blocks for the handshake (at most 5 s) before the first frame; after that
-// everything is polled from the frame loop.
+// everything is polled from the frame loop. Once seated, the seat's frames move onto UDP
+// (room/udp_seat_link.hpp), or stay here when UDP does not form within 3 s.
 #include <deque>
 
 #include "app/room_socket.hpp"
 #include "room/room_client.hpp"
+#include "room/udp_seat_link.hpp"
 
 namespace vantage::play {
 
@@ -42,10 +44,14 @@ public:
         if (reason_.empty()) reason_ = "left the room";
     }
     const std::string& url() const override { return url_; }
+    void drive_datagram(RoomRemote& remote, double local_ms) override {
+        if (state_ == State::Open) udp_.drive(remote, *this, local_ms);
+    }
 
 private:
     std::string url_;
     room::RoomClient client_;
+    room::UdpSeatLink udp_;
     State state_ = State::Connecting;
     std::string reason_;
 };
@@ -54,11 +60,6 @@ private:
 
 std::unique_ptr<RoomSocket> RoomSocket::connect(const std::string& url) {
     return std::make_unique<DesktopRoomSocket>(url);
-}
-
-// The desktop has no DataChannel (its datagrams are UDP).
-std::unique_ptr<RoomDatagram> RoomDatagram::make() {
-    return nullptr;
 }
 
 }  // namespace vantage::play

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/room_socket.hpp"
+#include "common/room_remote.hpp"
 
 namespace vantage::play {
 
@@ -115,11 +116,15 @@ std::string take_js_string(char* s) {
     return out;
 }
 
-class WebDataChannel final : public RoomDatagram {
+// The page's DataChannel as the seat's datagram path: started once the seat is joined (and
+// again whenever the room's TransportState wants it), its signalling carried over the socket
+// through the remote, stopped when the room wants the WebSocket, given up after 5 s without
+// an open channel (UDP blocked, an old browser) with the reason shown (note_transport).
+class WebDataChannel final : public Transport {
 public:
     ~WebDataChannel() override { vantage_rtc_stop(); }
 
-    void update(RoomRemote& remote, Transport& socket, double local_ms) override {
+    void update(RoomRemote& remote, Transport& socket, double local_ms) {
         if (remote.status() != RoomRemote::Status::Joined) {
             if (phase_ != Phase::Off && remote.status() == RoomRemote::Status::Closed) stop(remote);
             return;
@@ -189,12 +194,12 @@ public:
         }
     }
 
-    void stop(RoomRemote& remote) override {
+    void stop(RoomRemote& remote) {
         halt(remote);
         phase_ = Phase::Off;
     }
 
-    const char* state_name() const override {
+    const char* state_name() const {
         switch (phase_) {
             case Phase::Off:
                 return "off";
@@ -280,11 +285,16 @@ public:
     State state() const override { return state_; }
     std::string close_reason() const override { return reason_; }
     void close() override {
+        vantage_rtc_stop();
         if (socket_ > 0 && state_ != State::Closed) emscripten_websocket_close(socket_, 1000, "leaving");
         state_ = State::Closed;
         if (reason_.empty()) reason_ = "left the room";
     }
     const std::string& url() const override { return url_; }
+    void drive_datagram(RoomRemote& remote, double local_ms) override {
+        if (state_ == State::Open) channel_.update(remote, *this, local_ms);
+    }
+    const char* datagram_state() const override { return channel_.state_name(); }
 
 private:
     static EM_BOOL on_open(int, const EmscriptenWebSocketOpenEvent*, void* self) {
@@ -319,6 +329,7 @@ private:
     State state_ = State::Connecting;
     std::string reason_;
     std::deque<std::vector<std::uint8_t>> inbox_;
+    WebDataChannel channel_;
 };
 
 }  // namespace
@@ -331,10 +342,6 @@ std::unique_ptr<RoomSocket> RoomSocket::connect(const std::string& url) {
         free(d);
     }
     return std::make_unique<WebRoomSocket>(target);
-}
-
-std::unique_ptr<RoomDatagram> RoomDatagram::make() {
-    return std::make_unique<WebDataChannel>();
 }
 
 }  // namespace vantage::play

@@ -73,6 +73,12 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     ImGui::Text("frames %llu, lost %llu", static_cast<unsigned long long>(remote.frames()),
                 static_cast<unsigned long long>(remote.frames_lost()));
     if (remote.rtt_ms()) ImGui::Text("round trip %.0f ms", *remote.rtt_ms());
+    ImGui::Text("frames over %s", std::string(transport_name(remote.transport())).c_str());
+    if (!remote.transport_why().empty())
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "%s", remote.transport_why().c_str());
+    if (remote.frame_age_p50_ms() && remote.frame_age_p99_ms())
+        ImGui::Text("frame age %.0f ms (p99 %.0f ms), stalls %llu", *remote.frame_age_p50_ms(),
+                    *remote.frame_age_p99_ms(), static_cast<unsigned long long>(remote.stalls()));
     ImGui::Text("holds %zu %s", remote.held(), words.held);
     if (remote.truth() && remote.err_mean_px()) {
         if (remote.phantoms()) ImGui::Text("phantoms %.1f", *remote.phantoms());
@@ -97,6 +103,14 @@ void draw_compact_meters(RoomSession& session) {
             format("%llu of %llu", static_cast<unsigned long long>(remote.frames_lost()),
                    static_cast<unsigned long long>(remote.frames())),
             format("%llu", static_cast<unsigned long long>(remote.frames_lost())));
+    readout("transport", "what this seat's frames travel over", std::string(transport_name(remote.transport())),
+            std::string(transport_name(remote.transport())));
+    if (remote.frame_age_p99_ms())
+        readout("frame age p99", "how old the newest frame held gets (99th percentile over 8 s)",
+                format("%.0f ms", *remote.frame_age_p99_ms()), format("%.0f", *remote.frame_age_p99_ms()));
+    readout("stalls", "times no newer frame came for three frame intervals",
+            format("%llu", static_cast<unsigned long long>(remote.stalls())),
+            format("%llu", static_cast<unsigned long long>(remote.stalls())));
     if (remote.truth() && remote.phantoms())
         readout("phantoms", "enemies this page still shows that the server has removed",
                 format("%.0f", *remote.phantoms()), format("%.0f", *remote.phantoms()));

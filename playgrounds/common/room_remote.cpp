@@ -8,6 +8,7 @@ namespace vantage::play {
 
 namespace {
 constexpr double kTruthTimeoutMs = 3000.0;    // an unanswered query (lost) is given up after this
+constexpr double kFastestBucketMs = 1000.0;   // the fastest delivery is the best of the last 1 to 2 s
 constexpr std::size_t kMaxAgeSamples = 2048;  // the frame-age window's ring (8 s at up to 256 updates/s)
 
 // "k=v&k=v": the value of `key`, or `fallback`.
@@ -190,6 +191,7 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
                 return;
             }
             const double rtt = std::max(0.0, local_ms - static_cast<double>(pong.client_ms));
+            min_rtt_ms_ = min_rtt_ms_ < 0 ? rtt : std::min(min_rtt_ms_, rtt);
             rtt_ms_ = rtt_ms_ ? 0.8 * *rtt_ms_ + 0.2 * rtt : rtt;
             // The pong left the server at server_ms, about half a round trip ago.
             const double offset = static_cast<double>(pong.server_ms) + rtt * 0.5 - local_ms;
@@ -224,11 +226,22 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
             if (!apply_frame(bytes, server_ms(local_ms))) return;
             ++frames_;
             frame_bytes_ += bytes.size();
-            if (const std::optional<std::uint64_t> t = frame_stamp(bytes);
-                t && static_cast<double>(*t) > newest_stamp_ms_) {
-                newest_stamp_ms_ = static_cast<double>(*t);
-                newest_arrival_ms_ = local_ms;
-                stalled_ = false;
+            if (const std::optional<std::uint64_t> t = frame_stamp(bytes)) {
+                const double stamp = static_cast<double>(*t);
+                const double offset = stamp - local_ms;
+                if (local_ms - fastest_bucket_start_ms_ >= kFastestBucketMs) {  // the older bucket goes
+                    fastest_offset_ms_[1] = fastest_offset_ms_[0];
+                    fastest_known_[1] = fastest_known_[0];
+                    fastest_known_[0] = false;
+                    fastest_bucket_start_ms_ = local_ms;
+                }
+                if (!fastest_known_[0] || offset > fastest_offset_ms_[0]) fastest_offset_ms_[0] = offset;
+                fastest_known_[0] = true;
+                if (stamp > newest_stamp_ms_) {
+                    newest_stamp_ms_ = stamp;
+                    newest_arrival_ms_ = local_ms;
+                    stalled_ = false;
+                }
             }
             return;
         }
@@ -268,7 +281,9 @@ void RoomRemote::sample_frame_age(double local_ms) {
         stalled_ = true;
         ++stalls_;
     }
-    const double age = std::max(0.0, server_ms(local_ms) - newest_stamp_ms_);
+    const double fastest =
+        fastest_known_[1] ? std::max(fastest_offset_ms_[0], fastest_offset_ms_[1]) : fastest_offset_ms_[0];
+    const double age = std::max(0.0, local_ms + fastest - newest_stamp_ms_) + std::max(0.0, min_rtt_ms_) * 0.5;
     if (ages_.size() < kMaxAgeSamples) {
         ages_.push_back({local_ms, static_cast<float>(age)});
     } else {

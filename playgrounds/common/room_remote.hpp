@@ -117,9 +117,14 @@ public:
     // stays empty where nothing can be held after it is gone (the black holes' pellets).
     std::optional<double> phantoms() const { return phantoms_; }
     std::optional<double> err_mean_px() const { return err_mean_px_; }
-    // Age of the newest frame held (the server's time now, as estimated, minus that frame's
-    // stamp), sampled every update: median and 99th percentile over the meter window (the
-    // last RateMeter::kWindowMs); empty before the first frame.
+    // Age of the newest frame held, sampled every update: how long ago, on this client's clock,
+    // that frame would have arrived had it come as fast as the fastest frame of the last 1 to
+    // 2 s (a short window: the room's clock, which loses time when its ticks are skipped, drifts
+    // from this one), plus half the smallest round trip seen (the one-way floor; the clocks are
+    // not synchronised, so this is the best absolute estimate a client has). A frame delayed behind a retransmission
+    // ages by that delay; one never received leaves the previous one ageing. Median and 99th
+    // percentile over the meter window (the last RateMeter::kWindowMs); empty before the first
+    // frame.
     std::optional<double> frame_age_p50_ms() const { return frame_age_percentile(0.50); }
     std::optional<double> frame_age_p99_ms() const { return frame_age_percentile(0.99); }
     // Stalls: times the newest frame grew older than three frame intervals (1 / the room's
@@ -214,7 +219,12 @@ private:
     std::vector<std::uint8_t> udp_grant_;
     std::deque<RtcSignalMessage> rtc_in_;
     bool udp_grant_new_ = false;
-    double newest_stamp_ms_ = -1;        // server ms of the newest frame applied; negative: none
+    double newest_stamp_ms_ = -1;  // server ms of the newest frame applied; negative: none
+    // max over frames of (stamp - local arrival), the fastest delivery, in two 4 s buckets
+    double fastest_offset_ms_[2] = {0, 0};
+    bool fastest_known_[2] = {false, false};
+    double fastest_bucket_start_ms_ = 0;
+    double min_rtt_ms_ = -1;             // the smallest round trip seen; negative: none yet
     double newest_arrival_ms_ = 0;       // local ms it arrived
     double stall_threshold_ms_ = 187.5;  // three frame intervals (set from the welcome)
     bool stalled_ = false;

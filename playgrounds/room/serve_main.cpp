@@ -1,9 +1,13 @@
 // vantage_serve: a room. The horde or black-hole world runs natively at its fixed tick and is
 // served with the page from one process: HTTP for the web build's files, a WebSocket at /ws
-// for players (browsers, the desktop app, bots). Ctrl+C stops it cleanly.
+// for players (browsers, the desktop app, bots), and a UDP port (the HTTP port + 1 unless
+// told) that native clients and bots move their seat's frames onto (udp.md). Ctrl+C stops it
+// cleanly.
 //
 //   vantage_serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan]
-//                                 [--bind ADDR] [--presets DIR] [--rtc-peers N] [--rtc-ports LO-HI]
+//                                 [--bind ADDR] [--presets DIR] [--udp-port N | --no-udp]
+//                                 [--udp-public HOST:PORT]
+//                                 [--rtc-peers N] [--rtc-ports LO-HI]
 //
 // It binds 127.0.0.1 (loopback only) unless told otherwise: --lan binds every interface
 // (IPv4 and IPv6) and prints each LAN URL with a QR code of the first; --bind ADDR binds one
@@ -14,6 +18,7 @@
 // Bad flags or settings: a message and exit status 2.
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +28,7 @@
 #include "room/horde_room.hpp"
 #include "room/lan.hpp"
 #include "room/room_server.hpp"
+#include "room/udp_room.hpp"
 #include "room/webrtc_door.hpp"
 
 using namespace vantage;
@@ -33,7 +39,8 @@ int usage(const std::string& error) {
     std::fprintf(stderr, "vantage serve: %s\n", error.c_str());
     std::fprintf(stderr,
                  "usage: vantage serve horde|blackhole [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] "
-                 "[--bind ADDR] [--rtc-peers N] [--rtc-ports LO-HI]\n");
+                 "[--bind ADDR] [--udp-port N | --no-udp] [--udp-public HOST:PORT] "
+                 "[--rtc-peers N] [--rtc-ports LO-HI]\n");
     return 2;
 }
 
@@ -60,7 +67,36 @@ struct ServeArgs {
     std::string presets_dir = VANTAGE_PRESETS_DIR;
     bool lan = false;
     room::WebRtcOptions rtc;
+    long udp_port = -1;      // -1: the HTTP port + 1 (0 when that is 0); -2: no UDP
+    std::string udp_public;  // HOST:PORT tokens name instead (a relay in front of the room), or empty
 };
+
+// The UDP door's addresses: IPv4 only (the bind address, every interface for --lan), and what
+// tokens name: the first LAN address, else the bound address, else loopback.
+std::string udp_options(const ServeArgs& args, const std::vector<std::string>& addresses, std::uint16_t port,
+                        room::UdpRoomOptions& out) {
+    const bool any = args.net.bind == "::" || args.net.bind == "0.0.0.0";
+    const std::optional<room::UdpAddress> bind = room::parse_udp_v4(any ? "0.0.0.0" : args.net.bind, port);
+    if (!bind) return "udp needs an IPv4 --bind address (got " + args.net.bind + "): use --no-udp";
+    out.bind = *bind;
+    std::optional<room::UdpAddress> reach;
+    for (const std::string& a : addresses) {
+        if ((reach = room::parse_udp_v4(a, port))) break;
+    }
+    if (!reach) reach = room::parse_udp_v4(any ? "127.0.0.1" : args.net.bind, port);
+    out.public_address = *reach;
+    if (!args.udp_public.empty()) {
+        const std::size_t colon = args.udp_public.rfind(':');
+        long p = 0;
+        if (colon == std::string::npos || !parse_int(args.udp_public.c_str() + colon + 1, 1, 65535, p))
+            return "--udp-public needs HOST:PORT (got " + args.udp_public + ")";
+        const std::optional<room::UdpAddress> relay =
+            room::parse_udp_v4(args.udp_public.substr(0, colon), static_cast<std::uint16_t>(p));
+        if (!relay) return "--udp-public needs an IPv4 address (got " + args.udp_public + ")";
+        out.public_address = *relay;
+    }
+    return {};
+}
 
 template <class Room, class Options>
 int serve(const std::string& playground, ServeArgs args) {
@@ -112,6 +148,20 @@ int serve(const std::string& playground, ServeArgs args) {
         for (const std::string& a : args.rtc.addresses) rtc_line += (a == args.rtc.addresses[0] ? " on " : ", ") + a;
     }
     const unsigned port = server.port();
+    std::optional<room::UdpRoom> udp;
+    if (args.udp_port != -2) {
+        const long udp_port = args.udp_port >= 0 ? args.udp_port : (args.net.port == 0 ? 0 : port + 1);
+        room::UdpRoomOptions o;
+        o.max_clients = static_cast<std::uint32_t>(game.seats);
+        if (std::string e = udp_options(args, addresses, static_cast<std::uint16_t>(udp_port), o); !e.empty())
+            return usage(e);
+        udp.emplace(world, o);
+        if (std::string e = udp->open(); !e.empty()) {
+            std::fprintf(stderr, "vantage serve: %s (choose another with --udp-port N, or --no-udp)\n", e.c_str());
+            return 1;
+        }
+        world.set_udp_door(&*udp);
+    }
     const std::string host = net.bind == "::" || net.bind == "0.0.0.0" ? "127.0.0.1" : net.bind;
     const std::string path = "/#" + playground + "/join";
     const std::string join_url = "http://" + url_host + ":" + std::to_string(port) + path;
@@ -133,12 +183,18 @@ int serve(const std::string& playground, ServeArgs args) {
     std::printf("  %d seats, %s, tick %d Hz; settings: %s\n", game.seats, world_summary(game).c_str(), game.tick_hz,
                 game.describe().c_str());
     std::printf("  DataChannels: %s\n", rtc_line.c_str());
+    if (udp)
+        std::printf("  udp: %s for native clients and bots (tokens name %s)\n",
+                    udp->local_address().to_string().c_str(), udp->public_address().to_string().c_str());
+    else
+        std::printf("  udp: off (every seat plays over the websocket)\n");
     std::printf("  desktop: ./vantage play --desktop --join ws://%s:%u/ws%s    stop: Ctrl+C\n", host.c_str(), port,
                 playground == "horde" ? "" : (" " + playground).c_str());
     std::fflush(stdout);
     server.set_handle_signals(true);
     server.run();
     world.set_rtc_door(nullptr);
+    world.set_udp_door(nullptr);
     const room::ServerStats st = server.stats();
     std::printf("room closed after %llu ticks; %llu connections served, %llu refused\n",
                 static_cast<unsigned long long>(st.ticks), static_cast<unsigned long long>(st.accepted),
@@ -164,6 +220,10 @@ int main(int argc, char** argv) {
         if (arg == "--lan") {
             args.lan = true;
             args.net.bind = "::";
+            continue;
+        }
+        if (arg == "--no-udp") {
+            args.udp_port = -2;
             continue;
         }
         const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
@@ -195,6 +255,12 @@ int main(int argc, char** argv) {
                 return usage("--rtc-ports needs a range LO-HI of UDP ports, 1 <= LO <= HI <= 65535");
             args.rtc.min_port = static_cast<std::uint16_t>(lo);
             args.rtc.max_port = static_cast<std::uint16_t>(hi);
+        } else if (arg == "--udp-port") {
+            if (!parse_int(value, 0, 65535, n)) return usage("--udp-port needs a number from 0 to 65535");
+            args.udp_port = n;
+        } else if (arg == "--udp-public") {
+            if (!value) return usage("--udp-public needs HOST:PORT (a vantage_relay in front of the room)");
+            args.udp_public = value;
         } else if (arg == "--bind") {
             if (!value) return usage("--bind needs an address");
             args.net.bind = value;

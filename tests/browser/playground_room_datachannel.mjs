@@ -11,8 +11,9 @@ const room = (page) => page.evaluate(() => window.vantage.state().room);
 async function join(page, base, name) {
   await page.goto(`${base}#horde/join&name=${name}`);
   await page.waitForFunction(() => window.vantage && window.vantage.ready, null, { timeout: 30000 });
+  // Generous: on a loaded machine a page takes a while to compile, connect and be seated.
   await page.waitForFunction(() => window.vantage.state().room.connected && window.vantage.state().room.frames > 5,
-    null, { timeout: 20000 });
+    null, { timeout: 40000 });
 }
 
 export function register(suite) {

@@ -8,7 +8,6 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
-#include <future>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -75,14 +74,9 @@ private:
     ConnectionId id_;
 };
 
-// Runs fn on the room's thread and waits for its answer.
 template <class Fn>
 auto on_room_thread(LiveRoom& live, Fn&& fn) {
-    std::promise<decltype(fn())> done;
-    auto answer = done.get_future();
-    live.server->post([&] { done.set_value(fn()); });
-    EXPECT_EQ(answer.wait_for(3s), std::future_status::ready);
-    return answer.get();
+    return live::on_server_thread(*live.server, std::forward<Fn>(fn));
 }
 
 HordeRoomOptions lossy_room() {

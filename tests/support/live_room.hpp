@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <future>
 #include <memory>
 #include <string>
 #include <thread>
@@ -62,6 +63,17 @@ bool drive(std::vector<std::unique_ptr<Bot>>& bots, Done&& done, std::chrono::mi
         std::this_thread::sleep_for(std::chrono::microseconds(16667));
     }
     return done();
+}
+
+// Runs fn on the room server's thread (RoomServer::post) and waits for its answer: how a test
+// reads the room's state while it runs.
+template <class Fn>
+auto on_server_thread(RoomServer& server, Fn&& fn) {
+    std::promise<decltype(fn())> done;
+    auto answer = done.get_future();
+    server.post([&] { done.set_value(fn()); });
+    EXPECT_EQ(answer.wait_for(std::chrono::seconds(3)), std::future_status::ready);
+    return answer.get();
 }
 
 template <class Bot>
