@@ -306,7 +306,9 @@ TEST(WebRtcPeers, DepartedPagesAreNoticedAndLeaveNoThreadBehind) {
     // webrtcbin's and libnice's threads end with their pipelines (a few ms after NULL).
     EXPECT_TRUE(rig.owner.pump_until([&] { return thread_count() <= threads0; }, 5.0))
         << "threads: " << threads0 << " before, " << thread_count() << " after " << kCycles << " peers";
+#if !defined(__SANITIZE_ADDRESS__)  // ASan's quarantine holds freed memory back: RSS means nothing there
     EXPECT_LT(rss_kib() - rss0, 6 * 1024) << "RSS grew from " << rss0 << " KiB to " << rss_kib() << " KiB";
+#endif
     const WebRtcStats s = rig.peers.stats();
     EXPECT_EQ(s.closed_error + s.closed_silent, static_cast<std::uint64_t>(kCycles));
 }
