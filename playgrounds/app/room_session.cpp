@@ -139,7 +139,11 @@ std::string RoomSession::state_json() const {
         append_json_string(out, r.roster()[i].name);
         out += "}";
     }
-    out += "]}";
+    out += "],\"datachannel\":";
+    append_json_string(out, socket_ ? socket_->datagram_state() : "none");
+    out += ",\"datagram_frames\":";
+    append_json_number(out, static_cast<double>(r.datagram_frames()));
+    out += "}";
     return out;
 }
 

@@ -1,8 +1,9 @@
 // RoomSocket: the app's connection to a room, as a lane Transport. One implementation per
 // platform, chosen by CMake: the browser's WebSocket (emscripten/websocket.h) in the page,
 // the native RoomClient on the desktop. The client code above it (HordeRemote) is the same.
-// A platform may also open the seat's datagram path (UDP on the desktop): drive_datagram()
-// runs that policy each frame and hands the path to the RoomRemote (common/room_remote.hpp).
+// A platform may also open the seat's datagram path (UDP on the desktop, a WebRTC DataChannel
+// in a page): drive_datagram() runs that policy each frame and hands the path to the
+// RoomRemote (common/room_remote.hpp).
 #pragma once
 
 #include <memory>
@@ -30,6 +31,9 @@ public:
         (void)remote;
         (void)local_ms;
     }
+    // The page's DataChannel: "off", "connecting", "open" or "failed"; "none" where the
+    // platform has no DataChannel.
+    virtual const char* datagram_state() const { return "none"; }
 };
 
 }  // namespace vantage::play

@@ -74,6 +74,19 @@ void RoomRemote::request_udp(Transport& socket, double local_ms) {
     send(socket, local_ms);
 }
 
+bool RoomRemote::take_rtc_signal(RtcSignalMessage& out) {
+    if (rtc_in_.empty()) return false;
+    out = std::move(rtc_in_.front());
+    rtc_in_.pop_front();
+    return true;
+}
+
+void RoomRemote::send_rtc_signal(Transport& socket, double local_ms, const RtcSignalMessage& m) {
+    writer_.clear();
+    encode_rtc_signal(writer_, m);
+    send(socket, local_ms);
+}
+
 bool RoomRemote::take_udp_grant(std::vector<std::uint8_t>& token) {
     if (!udp_grant_new_) return false;
     udp_grant_new_ = false;
@@ -239,6 +252,16 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
             }
             ++transport_changes_;
             return;
+        case RoomMessage::RtcSignalOut: {
+            RtcSignalMessage m;
+            if (decode_rtc_signal_out(bytes, m) != WireError::Ok) {
+                ++protocol_errors_;
+                return;
+            }
+            if (rtc_in_.size() >= 64) rtc_in_.pop_front();
+            rtc_in_.push_back(std::move(m));
+            return;
+        }
         case RoomMessage::UdpGrant:
             if (decode_udp_grant(bytes, udp_grant_) != WireError::Ok) {
                 ++protocol_errors_;

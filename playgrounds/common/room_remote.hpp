@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -73,6 +74,10 @@ public:
     // The platform's own note (a datagram path that did not form), shown instead of the
     // room's sentence until the room says something new.
     void note_transport(std::string why) { transport_.why = std::move(why); }
+    // WebRTC signalling (a page's DataChannel): the room's answer, candidates and byes as they
+    // arrive (at most 64 held; older ones are dropped), and the page's own to send.
+    bool take_rtc_signal(RtcSignalMessage& out);
+    void send_rtc_signal(Transport& socket, double local_ms, const RtcSignalMessage& m);
     // How many TransportState messages arrived (a change the platform may act on).
     std::uint64_t transport_changes() const { return transport_changes_; }
 
@@ -212,6 +217,7 @@ private:
     TransportStateMessage transport_;
     std::uint64_t transport_changes_ = 0;
     std::vector<std::uint8_t> udp_grant_;
+    std::deque<RtcSignalMessage> rtc_in_;
     bool udp_grant_new_ = false;
     double newest_stamp_ms_ = -1;  // server ms of the newest frame applied; negative: none
     // max over frames of (stamp - local arrival), the fastest delivery, in two 4 s buckets

@@ -53,6 +53,39 @@ void read_string(ByteReader& r, std::string& out, std::size_t max) {
     }
 }
 
+// Signalling text: SDP's lines end in CR LF, so those two are allowed besides printable ASCII.
+bool rtc_text_byte(char c) {
+    return (c >= 0x20 && c <= 0x7e) || c == '\r' || c == '\n';
+}
+
+void write_rtc(ByteWriter& w, RoomMessage type, const RtcSignalMessage& m) {
+    assert(std::all_of(m.text.begin(), m.text.end(), rtc_text_byte) && "room_wire: signalling text byte");
+    w.write_u8(static_cast<std::uint8_t>(type));
+    w.write_u8(static_cast<std::uint8_t>(m.kind));
+    const std::size_t n = std::min(m.text.size(), kMaxRtcSignalBytes);
+    assert(n == m.text.size() && "room_wire: signalling text longer than kMaxRtcSignalBytes");
+    w.write_varint(n);
+    w.write_bytes({reinterpret_cast<const std::uint8_t*>(m.text.data()), n});
+}
+
+// `allowed`: the kinds this direction may carry (a page never sends an answer).
+void read_rtc(ByteReader& r, RtcSignalMessage& m, std::initializer_list<RtcSignalKind> allowed) {
+    const std::uint8_t kind = r.read_u8();
+    if (!r.ok()) return;
+    if (std::none_of(allowed.begin(), allowed.end(),
+                     [&](RtcSignalKind k) { return static_cast<std::uint8_t>(k) == kind; })) {
+        r.fail(WireError::OutOfRange);
+        return;
+    }
+    m.kind = static_cast<RtcSignalKind>(kind);
+    m.text.clear();
+    const std::size_t n = r.read_count(kMaxRtcSignalBytes, 1);
+    if (!r.ok()) return;
+    m.text.resize(n);
+    r.read_bytes({reinterpret_cast<std::uint8_t*>(m.text.data()), n});
+    if (r.ok() && !std::all_of(m.text.begin(), m.text.end(), rtc_text_byte)) r.fail(WireError::Malformed);
+}
+
 std::int8_t direction_quantum(float v) {
     if (!std::isfinite(v)) return 0;
     return static_cast<std::int8_t>(std::lround(std::clamp(v, -1.0f, 1.0f) * kDirectionScale));
@@ -334,6 +367,16 @@ void encode_link(ByteWriter& w, std::string_view hash) {
     write_string(w, hash.substr(0, kMaxLinkBytes), kMaxLinkBytes);
 }
 
+void encode_rtc_signal(ByteWriter& w, const RtcSignalMessage& m) {
+    assert(m.kind != RtcSignalKind::Answer && "room_wire: a page offers, it does not answer");
+    write_rtc(w, RoomMessage::RtcSignal, m);
+}
+
+void encode_rtc_signal_out(ByteWriter& w, const RtcSignalMessage& m) {
+    assert(m.kind != RtcSignalKind::Offer && "room_wire: the room answers, it does not offer");
+    write_rtc(w, RoomMessage::RtcSignalOut, m);
+}
+
 void encode_udp_request(ByteWriter& w) {
     w.write_u8(static_cast<std::uint8_t>(RoomMessage::UdpRequest));
 }
@@ -435,6 +478,9 @@ WireError decode_client_message(std::span<const std::uint8_t> bytes, ClientMessa
             }
             break;
         }
+        case RoomMessage::RtcSignal:
+            read_rtc(r, out.rtc, {RtcSignalKind::Offer, RtcSignalKind::Candidate, RtcSignalKind::Bye});
+            break;
         case RoomMessage::UdpRequest:
             break;
         default:
@@ -600,6 +646,14 @@ WireError decode_link(std::span<const std::uint8_t> bytes, std::string& hash) {
     ByteReader r(bytes);
     if (!expect_type(r, RoomMessage::Link)) return r.error();
     read_string(r, hash, kMaxLinkBytes);
+    r.finish();
+    return r.error();
+}
+
+WireError decode_rtc_signal_out(std::span<const std::uint8_t> bytes, RtcSignalMessage& out) {
+    ByteReader r(bytes);
+    if (!expect_type(r, RoomMessage::RtcSignalOut)) return r.error();
+    read_rtc(r, out, {RtcSignalKind::Answer, RtcSignalKind::Candidate, RtcSignalKind::Bye});
     r.finish();
     return r.error();
 }

@@ -38,6 +38,7 @@ inline constexpr std::size_t kMaxTokenBytes = 64;
 inline constexpr std::size_t kMaxLinkBytes = 2048;
 inline constexpr std::size_t kMaxUrls = 8;
 inline constexpr std::size_t kMaxQrRows = 177;
+inline constexpr std::size_t kMaxRtcSignalBytes = 4096;  // an SDP or a candidate line
 // A UDP connect token's bytes (room/udp_token.hpp, kUdpTokenBytes): opaque to this layer.
 inline constexpr std::size_t kUdpGrantTokenBytes = 271;
 
@@ -191,6 +192,16 @@ struct ClassInfoMessage {
     std::vector<std::string> qr;    // rows of '0'/'1', square
 };
 
+// WebRTC signalling on the WebSocket (a page's DataChannel; room_wire.md, "DataChannels"). The
+// page offers and sends its candidates; the room answers and sends its own; either says bye
+// (text: why) to give the channel up, after which the seat's frames use the WebSocket.
+enum class RtcSignalKind : std::uint8_t { Offer = 1, Answer = 2, Candidate = 3, Bye = 4 };
+struct RtcSignalMessage {
+    RtcSignalKind kind = RtcSignalKind::Offer;
+    std::string text;  // SDP (CR LF lines), "candidate:..." (empty: end of candidates) or a reason;
+                       // printable ASCII, CR and LF, <= kMaxRtcSignalBytes
+};
+
 struct RosterEntry {
     std::uint32_t seat = 0;
     std::string name;
@@ -207,7 +218,8 @@ struct ClientMessage {
     TeacherHelloMessage teacher;
     HelloMessage follow;  // its protocol and build; name and playground unused
     CommandMessage command;
-    // UdpRequest has no body; RtcSignal is decoded by the DataChannel transport.
+    RtcSignalMessage rtc;  // RtcSignal: Offer, Candidate or Bye
+    // UdpRequest has no body.
     // Ack: the raw bytes are handed on to the server half, which decodes them itself.
 };
 
@@ -231,6 +243,11 @@ void encode_error(ByteWriter& w, std::string_view reason);
 void encode_seat_table(ByteWriter& w, const SeatTableMessage& m);
 void encode_class_info(ByteWriter& w, const ClassInfoMessage& m);
 void encode_link(ByteWriter& w, std::string_view hash);
+// A page's signalling (kind Offer, Candidate or Bye) and the room's (Answer, Candidate or
+// Bye); text longer than kMaxRtcSignalBytes, or with other bytes than printable ASCII, CR
+// and LF, is a caller's bug (asserted).
+void encode_rtc_signal(ByteWriter& w, const RtcSignalMessage& m);
+void encode_rtc_signal_out(ByteWriter& w, const RtcSignalMessage& m);
 void encode_udp_request(ByteWriter& w);
 // token: exactly kUdpGrantTokenBytes (encode_udp_token's bytes).
 void encode_udp_grant(ByteWriter& w, std::span<const std::uint8_t> token);
@@ -249,6 +266,7 @@ WireError decode_error(std::span<const std::uint8_t> bytes, std::string& reason)
 WireError decode_seat_table(std::span<const std::uint8_t> bytes, SeatTableMessage& out);
 WireError decode_class_info(std::span<const std::uint8_t> bytes, ClassInfoMessage& out);
 WireError decode_link(std::span<const std::uint8_t> bytes, std::string& hash);
+WireError decode_rtc_signal_out(std::span<const std::uint8_t> bytes, RtcSignalMessage& out);
 // The token's bytes, unread (decode_udp_token validates them).
 WireError decode_udp_grant(std::span<const std::uint8_t> bytes, std::vector<std::uint8_t>& token);
 WireError decode_transport_state(std::span<const std::uint8_t> bytes, TransportStateMessage& out);

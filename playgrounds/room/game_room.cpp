@@ -138,6 +138,7 @@ void GameRoom::on_open(ConnectionId id, std::string_view remote_address) {
 }
 
 void GameRoom::on_close(ConnectionId id) {
+    if (rtc_door_) rtc_door_->left(id);
     std::erase_if(pending_, [&](const Pending& p) { return p.id == id; });
     std::erase(teachers_, id);
     std::erase_if(followers_, [&](const Follower& f) { return f.id == id; });
@@ -470,8 +471,35 @@ void GameRoom::on_message(ConnectionId id, std::span<const std::uint8_t> bytes) 
             ++seat->report.decode_errors;
         return;
     }
+    // So is signalling a DataChannel.
+    if (!bytes.empty() && bytes[0] == static_cast<std::uint8_t>(RoomMessage::RtcSignal)) {
+        rtc_signal(*seat, bytes);
+        return;
+    }
     // Everything a seated client sends crosses its impaired up link first.
     seat->link.up().send(world_ms(), bytes);
+}
+
+void GameRoom::rtc_signal(RoomSeat& seat, std::span<const std::uint8_t> bytes) {
+    if (decode_client_message(bytes, decoded_) != WireError::Ok) {
+        ++seat.report.decode_errors;
+        return;
+    }
+    const RtcSignalMessage& m = decoded_.rtc;
+    if (m.kind == RtcSignalKind::Offer && (seat.websocket_only || !rtc_door_)) {
+        send_rtc_signal(seat.connection,
+                        {.kind = RtcSignalKind::Bye,
+                         .text = seat.websocket_only ? "the teacher keeps this seat on the websocket"
+                                                     : "this room has no DataChannels: playing over the websocket"});
+        return;
+    }
+    if (rtc_door_) rtc_door_->signal(seat.connection, m);
+}
+
+void GameRoom::send_rtc_signal(ConnectionId id, const RtcSignalMessage& m) {
+    writer_.clear();
+    encode_rtc_signal_out(writer_, m);
+    if (server_) server_->send(id, writer_.bytes());
 }
 
 void GameRoom::on_datagram(ConnectionId id, std::span<const std::uint8_t> bytes) {

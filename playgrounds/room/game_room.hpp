@@ -103,6 +103,16 @@ public:
     virtual void pump(double now_ms) = 0;
 };
 
+// What answers the room's WebRTC signalling (webrtc_door.hpp: a page's DataChannel). The
+// GameRoom hands it a seat's RtcSignal messages and says when any connection closed; server
+// thread only.
+class RtcDoor {
+public:
+    virtual ~RtcDoor() = default;
+    virtual void signal(ConnectionId id, const play::RtcSignalMessage& m) = 0;
+    virtual void left(ConnectionId id) = 0;
+};
+
 // One seated connection: its links (the impairment) and an inbox of the acknowledgements its
 // up link delivered, which the game's server half reads as its transport (frames go down the
 // impaired link). A game derives its seat to add its server half.
@@ -157,6 +167,11 @@ public:
     // Where UdpRequests get their tokens and the UDP socket is run from; null: no UDP (a
     // UdpRequest is answered that the room has none).
     void set_udp_door(UdpDoor* door) { udp_door_ = door; }
+    // Where a seat's RtcSignal messages go; null: none (an offer is answered with a bye that
+    // says the room has no DataChannels).
+    void set_rtc_door(RtcDoor* door) { rtc_door_ = door; }
+    // The room's signalling to the page on connection `id` (RtcSignalOut), unimpaired.
+    void send_rtc_signal(ConnectionId id, const play::RtcSignalMessage& m);
     // The seat's transport now, by its WebSocket connection (WebSocket when not seated).
     SeatTransport transport_of(ConnectionId id);
     std::uint32_t occupied() const { return seats_.occupied_count(); }
@@ -240,6 +255,7 @@ private:
     void dispatch(RoomSeat& seat, std::span<const std::uint8_t> bytes);
     void broadcast_roster();
     void udp_request(RoomSeat& seat);
+    void rtc_signal(RoomSeat& seat, std::span<const std::uint8_t> bytes);
     void tell_transport(RoomSeat& seat, SeatTransport wanted, std::string_view why);
     void snapshot_socket(RoomSeat& seat) const;
     std::vector<RoomSeat*>& seated_scratch();
@@ -250,6 +266,7 @@ private:
     std::string playground_;
     RoomServer* server_ = nullptr;
     UdpDoor* udp_door_ = nullptr;
+    RtcDoor* rtc_door_ = nullptr;
     std::vector<std::uint8_t> grant_;
     SeatTable<ConnectionId, SeatSlot> seats_;
     std::vector<Pending> pending_;

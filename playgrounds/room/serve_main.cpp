@@ -7,11 +7,14 @@
 //
 //   vantage_serve [ROOM] [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan]
 //                        [--bind ADDR] [--presets DIR] [--udp-port N | --no-udp]
-//                        [--udp-public HOST:PORT]
+//                        [--udp-public HOST:PORT] [--rtc-peers N] [--rtc-ports LO-HI]
 //
 // It binds 127.0.0.1 (loopback only) unless told otherwise: --lan binds every interface
 // (IPv4 and IPv6) and prints each LAN URL with a QR code of the first; --bind ADDR binds one
 // address. The teacher token (printed, random per run) opens the teacher console.
+// Browsers' DataChannels (webrtc_door.hpp): up to --rtc-peers at once (default 32; 0: none),
+// ICE on the addresses the room serves (loopback, and the LAN ones with --lan), UDP ports in
+// --rtc-ports when given. Without GStreamer's webrtcbin the room says so and plays on.
 // Bad flags or settings: a message and exit status 2.
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +33,7 @@
 #include "room/lan.hpp"
 #include "room/room_server.hpp"
 #include "room/udp_room.hpp"
+#include "room/webrtc_door.hpp"
 
 using namespace vantage;
 
@@ -39,7 +43,8 @@ int usage(const std::string& error) {
     std::fprintf(stderr, "vantage serve: %s\n", error.c_str());
     std::fprintf(stderr,
                  "usage: vantage serve [%s] [--port N] [--seats N] [--set 'k=v&...'] [--web DIR] [--lan] "
-                 "[--bind ADDR] [--udp-port N | --no-udp] [--udp-public HOST:PORT]\n",
+                 "[--bind ADDR] [--udp-port N | --no-udp] [--udp-public HOST:PORT] "
+                 "[--rtc-peers N] [--rtc-ports LO-HI]\n",
                  play::room_names("|").c_str());
     return 2;
 }
@@ -66,6 +71,7 @@ struct ServeArgs {
     std::string settings;
     std::string presets_dir = VANTAGE_PRESETS_DIR;
     bool lan = false;
+    room::WebRtcOptions rtc;
     long udp_port = -1;      // -1: the HTTP port + 1 (0 when that is 0); -2: no UDP
     std::string udp_public;  // HOST:PORT tokens name instead (a relay in front of the room), or empty
 };
@@ -128,6 +134,24 @@ int serve(const std::string& playground, ServeArgs args) {
         std::fprintf(stderr, "vantage serve: %s\n", e.c_str());
         return 1;
     }
+    // ICE gathers only where the room is served: loopback, the bound address, the LAN ones.
+    args.rtc.addresses = {"127.0.0.1"};
+    if (net.bind != "127.0.0.1" && net.bind != "::" && net.bind != "0.0.0.0" && net.bind != "::1")
+        args.rtc.addresses.push_back(net.bind);
+    for (const std::string& a : addresses) args.rtc.addresses.push_back(a);
+    room::WebRtcDoor rtc(args.rtc, world, server);  // after the world and the server: goes first
+    std::string rtc_line;
+    if (args.rtc.max_peers == 0) {
+        rtc_line = "off (--rtc-peers 0): pages play over the WebSocket";
+    } else if (std::string e = rtc.start(); !e.empty()) {
+        rtc_line = "off (" + e + "): pages play over the WebSocket";
+    } else {
+        world.set_rtc_door(&rtc);
+        rtc_line = "up to " + std::to_string(args.rtc.max_peers) + " pages, UDP " +
+                   (args.rtc.min_port ? std::to_string(args.rtc.min_port) + "-" + std::to_string(args.rtc.max_port)
+                                      : std::string("any port"));
+        for (const std::string& a : args.rtc.addresses) rtc_line += (a == args.rtc.addresses[0] ? " on " : ", ") + a;
+    }
     const unsigned port = server.port();
     std::optional<room::UdpRoom> udp;
     if (args.udp_port != -2) {
@@ -163,6 +187,7 @@ int serve(const std::string& playground, ServeArgs args) {
         url_host.c_str(), port, playground.c_str(), game.teacher_token.c_str(), playground.c_str());
     std::printf("  %d seats, %s, tick %d Hz; settings: %s\n", game.seats, world_summary(game).c_str(), game.tick_hz,
                 game.describe().c_str());
+    std::printf("  DataChannels: %s\n", rtc_line.c_str());
     if (udp)
         std::printf("  udp: %s for native clients and bots (tokens name %s)\n",
                     udp->local_address().to_string().c_str(), udp->public_address().to_string().c_str());
@@ -173,6 +198,7 @@ int serve(const std::string& playground, ServeArgs args) {
     std::fflush(stdout);
     server.set_handle_signals(true);
     server.run();
+    world.set_rtc_door(nullptr);
     world.set_udp_door(nullptr);
     const room::ServerStats st = server.stats();
     std::printf("room closed after %llu ticks; %llu connections served, %llu refused\n",
@@ -223,6 +249,18 @@ int main(int argc, char** argv) {
         } else if (arg == "--presets") {
             if (!value) return usage("--presets needs a directory");
             args.presets_dir = value;
+        } else if (arg == "--rtc-peers") {
+            if (!parse_int(value, 0, 1024, n)) return usage("--rtc-peers needs a number from 0 to 1024");
+            args.rtc.max_peers = static_cast<int>(n);
+        } else if (arg == "--rtc-ports") {
+            const std::string v = value ? value : "";
+            const std::size_t dash = v.find('-');
+            long lo = 0, hi = 0;
+            if (dash == std::string::npos || !parse_int(v.substr(0, dash).c_str(), 1, 65535, lo) ||
+                !parse_int(v.substr(dash + 1).c_str(), lo, 65535, hi))
+                return usage("--rtc-ports needs a range LO-HI of UDP ports, 1 <= LO <= HI <= 65535");
+            args.rtc.min_port = static_cast<std::uint16_t>(lo);
+            args.rtc.max_port = static_cast<std::uint16_t>(hi);
         } else if (arg == "--udp-port") {
             if (!parse_int(value, 0, 65535, n)) return usage("--udp-port needs a number from 0 to 65535");
             args.udp_port = n;

@@ -7,7 +7,9 @@ import { serve } from '../../web/serve.mjs';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--use-gl=angle', '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'];
+  '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',
+  // WebRTC on 127.0.0.1 (the rooms' DataChannels): headless Chromium needs both, or no pair forms.
+  '--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns'];
 
 export async function launch() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });

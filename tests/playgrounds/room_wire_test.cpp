@@ -3,6 +3,7 @@
 // directions. Runs natively, under ASan and in wasm.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -181,6 +182,37 @@ TEST(RoomWire, CommandsRoundTripAndRefuseValuesOutsideTheirRanges) {
     EXPECT_EQ(decode_client_message(unknown_kind, m), WireError::OutOfRange);
 }
 
+TEST(RoomWire, RtcSignalCarriesSdpLinesAndRefusesTheWrongDirectionsKinds) {
+    const RtcSignalMessage offer{.kind = RtcSignalKind::Offer, .text = "v=0\r\ns=-\r\n"};
+    ByteWriter w;
+    encode_rtc_signal(w, offer);
+    EXPECT_EQ(bytes_of(w), (Bytes{0x72, 0x01, 0x0a, 'v', '=', '0', '\r', '\n', 's', '=', '-', '\r', '\n'}));
+    ClientMessage m;
+    ASSERT_EQ(decode_client_message(bytes_of(w), m), WireError::Ok);
+    EXPECT_EQ(m.type, RoomMessage::RtcSignal);
+    EXPECT_EQ(m.rtc.kind, RtcSignalKind::Offer);
+    EXPECT_EQ(m.rtc.text, offer.text);
+    // A page does not answer; kind 0 and 5 do not exist; a tab or NUL is not signalling text.
+    for (int kind : {0, 2, 5})
+        EXPECT_EQ(decode_client_message(Bytes{0x72, static_cast<std::uint8_t>(kind), 0x00}, m), WireError::OutOfRange);
+    EXPECT_EQ(decode_client_message(Bytes{0x72, 0x03, 0x01, '\t'}, m), WireError::Malformed);
+    EXPECT_EQ(decode_client_message(Bytes{0x72, 0x03, 0x01, 0x00}, m), WireError::Malformed);
+    // Longer than kMaxRtcSignalBytes is refused from the count.
+    ByteWriter big;
+    big.write_u8(0x72);
+    big.write_u8(0x01);
+    big.write_varint(kMaxRtcSignalBytes + 1);
+    EXPECT_NE(decode_client_message(bytes_of(big), m), WireError::Ok);
+    // The room's direction: answers, candidates, byes; never an offer.
+    ByteWriter out;
+    encode_rtc_signal_out(out, {.kind = RtcSignalKind::Bye, .text = "the room holds 64 DataChannel peers"});
+    RtcSignalMessage back;
+    ASSERT_EQ(decode_rtc_signal_out(bytes_of(out), back), WireError::Ok);
+    EXPECT_EQ(back.kind, RtcSignalKind::Bye);
+    EXPECT_EQ(back.text, "the room holds 64 DataChannel peers");
+    EXPECT_EQ(decode_rtc_signal_out(Bytes{0x73, 0x01, 0x00}, back), WireError::OutOfRange);
+}
+
 TEST(RoomWire, SeatTableAndClassInfoRoundTrip) {
     SeatTableMessage t{
         .server_ms = 1234, .recovery = false, .theta = 1.5, .view_radius = 420, .preset = "clean-link", .rows = {}};
@@ -223,7 +255,15 @@ TEST(RoomWire, SanitizedNamesArePrintableShortAndNeverEmpty) {
 
 Bytes valid_client_message(XorShift& rng) {
     ByteWriter w;
-    switch (rng.below(7)) {
+    switch (rng.below(8)) {
+        case 7: {
+            static const char* kTexts[] = {
+                "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n",
+                "candidate:1 1 UDP 2122260223 127.0.0.1 50000 typ host", "", "no udp"};
+            const auto kind = static_cast<RtcSignalKind>(std::array{1, 3, 4}[rng.below(3)]);
+            encode_rtc_signal(w, {.kind = kind, .text = kTexts[rng.below(4)]});
+            break;
+        }
         case 0:
             encode_hello(w, {.build = "abc", .playground = "horde", .name = "n" + std::to_string(rng.below(1000))});
             break;
@@ -276,11 +316,11 @@ Bytes valid_client_message(XorShift& rng) {
 }
 
 TEST(RoomWire, ClientMessageDecoderSurvivesARandomAndMutatedCorpus) {
-    static constexpr std::uint8_t kTypes[] = {0x4a, 0x49, 0x50, 0x51, 0x41, 0x4d, 0x43, 0x46, 0x58, 0x74};
+    static constexpr std::uint8_t kTypes[] = {0x4a, 0x49, 0x50, 0x51, 0x41, 0x4d, 0x43, 0x46, 0x58, 0x74, 0x72};
     int accepted = 0, refused = 0;
     for (std::uint64_t seed = 1; seed <= 3000; ++seed) {
         XorShift rng(mix64(seed));
-        Bytes input = rng.chance(0.2f) ? noise(rng, kTypes[rng.below(10)]) : valid_client_message(rng);
+        Bytes input = rng.chance(0.2f) ? noise(rng, kTypes[rng.below(11)]) : valid_client_message(rng);
         if (rng.chance(0.8f)) mutate(input, rng);
         SCOPED_TRACE(seed);
         (fuzz::fuzz_client_message(input) ? accepted : refused) += 1;
@@ -294,7 +334,7 @@ TEST(RoomWire, ServerMessageDecodersSurviveARandomAndMutatedCorpus) {
     for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
         XorShift rng(mix64(seed));
         ByteWriter w;
-        switch (rng.below(11)) {
+        switch (rng.below(12)) {
             case 9:
                 encode_transport_state(
                     w, {.transport = SeatTransport::Udp, .wanted = SeatTransport::Udp, .why = "frames over udp"});
@@ -305,6 +345,10 @@ TEST(RoomWire, ServerMessageDecodersSurviveARandomAndMutatedCorpus) {
                 encode_udp_grant(w, token);
                 break;
             }
+            case 11:
+                encode_rtc_signal_out(w, {.kind = static_cast<RtcSignalKind>(2 + rng.below(3)),
+                                          .text = "candidate:1 1 UDP 2122260223 127.0.0.1 50000 typ host\r\n"});
+                break;
             case 7: {
                 const std::vector<Vec2> p = {{rng.range(0, 3000), 5.0f}, {1.0f, 2.0f}, {2999.0f, 0.5f}};
                 const std::vector<Vec2> v = {{-3.0f, 4.0f}, {0.0f, 0.0f}, {100.0f, -8000.0f}};
@@ -405,7 +449,7 @@ TEST(RoomWire, TheWireDocumentsGoldenExamplesMatchTheCode) {
         EXPECT_EQ(bytes_of(again), bytes);
         ++checked;
     }
-    EXPECT_EQ(checked, 8);
+    EXPECT_EQ(checked, 9);
 }
 
 }  // namespace

@@ -20,6 +20,12 @@ inline bool printable(const std::string& s, std::size_t max) {
     return s.size() <= max && std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
 }
 
+// Signalling text: printable ASCII, CR and LF (SDP's line ends).
+inline bool rtc_text(const std::string& s) {
+    return s.size() <= play::kMaxRtcSignalBytes &&
+           std::all_of(s.begin(), s.end(), [](char c) { return (c >= 0x20 && c <= 0x7e) || c == '\r' || c == '\n'; });
+}
+
 // Returns true when the bytes were accepted. An accepted message re-encodes to the same bytes
 // (every field has one encoding).
 inline bool fuzz_client_message(std::span<const std::uint8_t> bytes) {
@@ -78,6 +84,11 @@ inline bool fuzz_client_message(std::span<const std::uint8_t> bytes) {
             fuzz_check(m.truth_query.keys.size() <= kMaxTruthKeys, "a truth query over the limit");
             fuzz_check(ascending_slot_keys(m.truth_query.keys), "truth query keys not ascending SlotKeys");
             encode_truth_query(w, m.truth_query);
+            break;
+        case RoomMessage::RtcSignal:
+            fuzz_check(rtc_text(m.rtc.text) && m.rtc.kind != RtcSignalKind::Answer,
+                       "a page's signalling out of bounds");
+            encode_rtc_signal(w, m.rtc);
             break;
         default:
             fuzz_fail("decode_client_message accepted a server-only type");
@@ -155,6 +166,15 @@ inline bool fuzz_server_message(std::span<const std::uint8_t> bytes) {
     ClassInfoMessage info;
     if (decode_class_info(bytes, info) == WireError::Ok) {
         for (const std::string& row : info.qr) fuzz_check(row.size() == info.qr.size(), "a QR code that is not square");
+        any = true;
+    }
+    RtcSignalMessage rtc;
+    if (decode_rtc_signal_out(bytes, rtc) == WireError::Ok) {
+        fuzz_check(rtc_text(rtc.text) && rtc.kind != RtcSignalKind::Offer, "the room's signalling out of bounds");
+        ByteWriter again;
+        encode_rtc_signal_out(again, rtc);
+        fuzz_check(std::equal(again.bytes().begin(), again.bytes().end(), bytes.begin(), bytes.end()),
+                   "an accepted signalling message does not re-encode to its bytes");
         any = true;
     }
     std::vector<RosterEntry> roster;
