@@ -74,7 +74,7 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
         {"KiB/s", "what the student's page receives, KiB per second"},
         {"lost", "state frames lost on the way to this seat since it joined"},
         {"phantoms", "enemies this student still sees that the server has removed"},
-        {"error px", "mean distance between where the student draws an enemy and where it is"},
+        {"error px", "how far the student draws things from the truth: the mean for enemies, the median for pellets"},
         {"loss %", "this seat's packet loss, set by the console"},
         {"lat. ms", "this seat's added latency, set by the console"},
         {"", ""},

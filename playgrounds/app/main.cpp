@@ -348,10 +348,12 @@ void draw_tour(App& app) {
             for (const Meter& m : app.meters) {
                 if (m.name == w && !m.unit.empty()) unit = " " + m.unit;
             }
+            layout_keys_clear();
             const std::string text = format("%s %s%s", label.c_str(),
                                             plain_number(meter_value(app.meters, w.c_str())).c_str(), unit.c_str());
             same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x);
             ImGui::Text("%s", text.c_str());
+            layout_text("tour", text);
             if (info && ImGui::IsItemHovered())
                 ImGui::SetTooltip("%.*s", static_cast<int>(info->help.size()), info->help.data());
         }

@@ -8,6 +8,7 @@
 #include "app/room_session.hpp"
 #include "app/ui.hpp"
 #include "app/views.hpp"
+#include "common/preset.hpp"
 
 namespace vantage::play {
 namespace {
@@ -23,7 +24,7 @@ RoomWords words_for(const RoomSession& session) {
         return {
             "You are a client of a black-hole room: this page integrates its own pellets with the field the "
             "server sends it, over a real socket. Arrow keys, WASD or a drag on the view steer your hole.",
-            "pellets", "pellet error (mean)"};
+            "pellets", "pellet error (median)"};
     }
     return {
         "You are a client of a horde room: this page knows only what the server sends it, over a real socket. "
@@ -76,7 +77,7 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     ImGui::Text("holds %zu %s", remote.held(), words.held);
     if (remote.truth() && remote.err_mean_px()) {
         if (remote.phantoms()) ImGui::Text("phantoms %.1f", *remote.phantoms());
-        ImGui::Text("%s %.1f px", words.error, *remote.err_mean_px());
+        ImGui::Text("%s %s px", words.error, plain_number(*remote.err_mean_px()).c_str());
         ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "truth sample %.2f KiB/s, not in the stream's bytes",
                            remote.truth_kib_s());
     }
@@ -101,8 +102,9 @@ void draw_compact_meters(RoomSession& session) {
         readout("phantoms", "enemies this page still shows that the server has removed",
                 format("%.0f", *remote.phantoms()), format("%.0f", *remote.phantoms()));
     if (remote.truth() && remote.err_mean_px())
-        readout(session.blackhole() ? "pellet error" : "error", words.error, format("%.0f px", *remote.err_mean_px()),
-                format("%.0f", *remote.err_mean_px()));
+        readout(session.blackhole() ? "pellet error" : "error", words.error,
+                format("%s px", plain_number(*remote.err_mean_px()).c_str()),
+                format("%s px", plain_number(*remote.err_mean_px()).c_str()));
     end_readouts();
 }
 

@@ -3,6 +3,7 @@
 #include <SDL.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -25,8 +26,20 @@ namespace {
 struct LayoutMark {
     std::string name;
     ImVec2 min, max;
-    std::string text;  // a readout's value as shown (layout_text), else empty
+    std::string text;               // a readout's value as shown (layout_text), else empty
+    std::vector<std::string> keys;  // the meters it shows
 };
+// The meters read through meter_value() since the last layout_text(): what it shows. They
+// live in the frame's meter list, which outlives the frame's layout.
+struct PendingKeys {
+    std::array<const Meter*, 16> meters{};
+    std::size_t count = 0;
+    void clear() { count = 0; }
+};
+PendingKeys& pending_keys() {
+    static PendingKeys keys;
+    return keys;
+}
 std::vector<LayoutMark>& layout_marks() {
     static std::vector<LayoutMark> marks;
     return marks;
@@ -48,22 +61,31 @@ void append_json_text(std::string& out, const std::string& s) {
 void layout_begin_frame() {
     layout_marks().clear();
     layout_texts().clear();
+    pending_keys().clear();
+}
+
+void layout_keys_clear() {
+    pending_keys().clear();
 }
 
 void layout_mark(const char* name, ImVec2 min, ImVec2 max) {
     for (const LayoutMark& m : layout_marks()) {
         if (m.name == name) return;
     }
-    layout_marks().push_back({name, min, max, {}});
+    layout_marks().push_back({name, min, max, {}, {}});
 }
 
 void layout_text(const char* name, const std::string& shown) {
     // Only what a person can see: inside its window's scrolled view and the display.
+    PendingKeys& pending = pending_keys();
+    std::vector<std::string> keys;
+    for (std::size_t i = 0; i < pending.count; ++i) keys.push_back(pending.meters[i]->name);
+    pending.clear();
     if (!ImGui::IsItemVisible()) return;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    if (b.y > display.y || b.x > display.x || a.x < 0 || a.y < 0) return;
-    layout_texts().push_back({name, a, b, shown});
+    if (b.y > display.y + 0.5f || b.x > display.x + 0.5f || a.x < -0.5f || a.y < -0.5f) return;
+    layout_texts().push_back({name, a, b, shown, std::move(keys)});
 }
 
 void layout_mark(const char* name) {
@@ -84,7 +106,12 @@ std::string layout_json() {
         append_json_text(out, t.name);
         out += ",";
         append_json_text(out, t.text);
-        out += "]";
+        out += ",[";
+        for (std::size_t k = 0; k < t.keys.size(); ++k) {
+            if (k) out += ",";
+            append_json_text(out, t.keys[k]);
+        }
+        out += "]]";
     }
     return out + "]}";
 }
@@ -228,6 +255,7 @@ std::string format(const char* fmt, ...) {
 }
 
 bool begin_readouts(const char* id, float width) {
+    layout_keys_clear();
     if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit, ImVec2(width, 0.0f))) return false;
     ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
@@ -252,7 +280,12 @@ void end_readouts() {
 
 double meter_value(const std::vector<Meter>& meters, const char* name) {
     for (const Meter& m : meters) {
-        if (m.name == name) return m.value;
+        if (m.name != name) continue;
+        // Remembered for the next layout_text(): the readout that shows this value (the
+        // first 16 of a run of reads; a view that reads meters it never shows keeps none).
+        PendingKeys& keys = pending_keys();
+        if (keys.count < keys.meters.size()) keys.meters[keys.count++] = &m;
+        return m.value;
     }
     return std::nan("");
 }

@@ -55,10 +55,14 @@ void layout_begin_frame();
 void layout_mark(const char* name, ImVec2 min, ImVec2 max);
 void layout_mark(const char* name);
 // A readout's value as drawn (the last item), kept when a person can see it: inside its
-// window's scrolled view and the display.
+// window's scrolled view and the display. It carries the meters it shows: every name read
+// through meter_value() since the previous layout_text() or layout_keys_clear() (so a test
+// can tell which lane's number a verdict quotes).
 void layout_text(const char* name, const std::string& shown);
-// {"name":[x0,y0,x1,y1],...,"texts":[[name,shown],...]} of this frame: a repeated mark keeps
-// its first rect; texts are the visible readouts in drawing order.
+// Forgets the meters read so far (what follows shows none of them).
+void layout_keys_clear();
+// {"name":[x0,y0,x1,y1],...,"texts":[[name,shown,[meter,...]],...]} of this frame: a repeated
+// mark keeps its first rect; texts are the visible readouts in drawing order.
 std::string layout_json();
 
 // SameLine() when an item `width` pixels wide still fits on this line, else a new line: a

@@ -10,6 +10,7 @@
 
 #include "app/ui.hpp"
 #include "app/views.hpp"
+#include "common/preset.hpp"
 #include "netcode/netcode_sim.hpp"
 #include "netcode/netcode_wire.hpp"
 
@@ -218,11 +219,13 @@ void readouts(const ViewContext& v, const ClientLane& c, float width) {
     };
     if (!begin_readouts("readouts", width)) return;
     readout("prediction error", help("prediction_error_px").c_str(),
-            format("%.1f px (correction %.2f)", m("prediction_error_px"), m("correction_px")),
-            format("%.1f px", m("prediction_error_px")));
+            format("%s px (correction %s)", plain_number(m("prediction_error_px")).c_str(),
+                   plain_number(m("correction_px")).c_str()),
+            format("%s px", plain_number(m("prediction_error_px")).c_str()));
     // The rows the presets quote come first, so a projector's short lanes still show them.
-    readout("stutter", help("remote_stutter_px").c_str(), format("%.2f px a frame", m("remote_stutter_px")),
-            format("%.2f px", m("remote_stutter_px")));
+    readout("stutter", help("remote_stutter_px").c_str(),
+            format("%s px a frame", plain_number(m("remote_stutter_px")).c_str()),
+            format("%s px", plain_number(m("remote_stutter_px")).c_str()));
     readout("shots", help("shots").c_str(),
             format("%.0f: %.0f hit rewound, %.0f present", m("shots"), m("hits_lag_comp"), m("hits_present")),
             format("%.0f/%.0f/%.0f", m("shots"), m("hits_lag_comp"), m("hits_present")));
