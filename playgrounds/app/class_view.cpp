@@ -99,7 +99,11 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
         ImGui::TableNextColumn();
         const std::string shown = short_name(r.name, 12);
         ImGui::TextUnformatted(shown.c_str());
-        if (shown != r.name && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.name.c_str());
+        // A letter the font lacks is drawn as '?': the tooltip names it.
+        const std::string missing = missing_glyphs(r.name);
+        if ((shown != r.name || !missing.empty()) && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s%s%s", r.name.c_str(), missing.empty() ? "" : "\nthis font cannot draw ",
+                              missing.c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(reading(r.meters.rtt_ms, "%.0f").c_str());
         ImGui::TableNextColumn();

@@ -162,6 +162,7 @@ void draw_context_bar(App& app) {
                   static_cast<unsigned long long>(host.ticks()));
     same_line_if_fits(ImGui::CalcTextSize(clock).x);
     ImGui::TextUnformatted(clock);
+    layout_text("clock", clock);
     // The performance overlay where it fits on the line; else on the clock's tooltip.
     char perf[96];
     std::snprintf(perf, sizeof perf, "| sim %.2f ms/tick  frame %.1f ms  memory %.0f MiB", app.sim_ms_per_tick,
@@ -179,6 +180,12 @@ void draw_context_bar(App& app) {
     }
 }
 
+// The code points the page's font carries (playgrounds/CMakeLists.txt subsets it to these):
+// Latin-1 and Latin Extended-A for names, Greek, punctuation, arrows and math for the views.
+// A name's letters outside them are drawn as '?' and named by missing_glyphs().
+constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x0391, 0x03C9, 0x2013, 0x2033,
+                                    0x2190, 0x21D4, 0x2202, 0x2265, 0xFFFD, 0xFFFD, 0};
+
 void load_font(float scale) {
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
@@ -186,7 +193,7 @@ void load_font(float scale) {
     for (const char* path : candidates) {
         if (FILE* f = std::fopen(path, "rb")) {
             std::fclose(f);
-            io.Fonts->AddFontFromFileTTF(path, 17.0f * scale);
+            io.Fonts->AddFontFromFileTTF(path, 17.0f * scale, nullptr, kGlyphRanges);
             return;
         }
     }
@@ -423,7 +430,9 @@ void draw_ui(App& app) {
     draw_context_bar(app);
     draw_workshop_bar(app);
     draw_tour(app);
-    if (ImGui::BeginTabBar("playgrounds")) {
+    // A phone keeps every tab's whole name and scrolls the bar (ImGui's default shrinks the
+    // tabs to "Bla..." at 390 px).
+    if (ImGui::BeginTabBar("playgrounds", narrow_layout() ? ImGuiTabBarFlags_FittingPolicyScroll : 0)) {
         // A switch from the URL or the JS API forces the tab until ImGui shows it; a click
         // on a tab selects that playground.
         const bool forced = app.shown_tab != app.host.active() && !app.select_console;

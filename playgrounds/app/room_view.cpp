@@ -66,6 +66,10 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
         ImGui::TextColored(
             e.seat == remote.seat() ? ImVec4(0.47f, 1.0f, 0.55f, 1.0f) : ImVec4(0.35f, 0.78f, 1.0f, 1.0f), "  %u  %s%s",
             e.seat + 1, e.name.c_str(), e.seat == remote.seat() ? " (you)" : "");
+        if (const std::string missing = missing_glyphs(e.name); !missing.empty()) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("(this font cannot draw %s)", missing.c_str());
+        }
     }
     ImGui::Separator();
     // Measured on this page's socket (and, for the error, against the truth sample).

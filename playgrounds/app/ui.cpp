@@ -28,6 +28,7 @@ struct LayoutMark {
     ImVec2 min, max;
     std::string text;               // a readout's value as shown (layout_text), else empty
     std::vector<std::string> keys;  // the meters it shows
+    bool cut = false;               // wider than its column or window: its end is clipped
 };
 // The meters read through meter_value() since the last layout_text(): what it shows. They
 // live in the frame's meter list, which outlives the frame's layout.
@@ -85,7 +86,12 @@ void layout_text(const char* name, const std::string& shown) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     if (b.y > display.y + 0.5f || b.x > display.x + 0.5f || a.x < -0.5f || a.y < -0.5f) return;
-    layout_texts().push_back({name, a, b, shown, std::move(keys)});
+    // Below its window's visible part (scrolled away, partly or wholly): not seen. Clipped
+    // at the right by its table cell or window: seen, but cut.
+    const ImVec2 clip = ImGui::GetWindowDrawList()->GetClipRectMax();
+    if (b.y > clip.y + 0.5f) return;
+    const bool cut = b.x > clip.x + 0.5f;
+    layout_texts().push_back({name, a, b, shown, std::move(keys), cut});
 }
 
 void layout_mark(const char* name) {
@@ -111,7 +117,7 @@ std::string layout_json() {
             if (k) out += ",";
             append_json_text(out, t.keys[k]);
         }
-        out += "]]";
+        out += t.cut ? "],true]" : "],false]";
     }
     return out + "]}";
 }
@@ -147,7 +153,9 @@ bool begin_sidebar(const ViewContext& v, const char* id) {
 }
 
 void wrap_at_spaces(std::string_view text, float width) {
-    const float right = ImGui::GetCursorPosX() + (width > 0.0f ? width : ImGui::GetContentRegionAvail().x);
+    // Screen x of the wrap edge. A word that does not fit starts the next line without a
+    // SameLine first (a SameLine then NewLine would widen the text's rect past the edge).
+    const float right = ImGui::GetCursorScreenPos().x + (width > 0.0f ? width : ImGui::GetContentRegionAvail().x);
     const float space = ImGui::CalcTextSize(" ").x;
     bool first = true;
     while (!text.empty()) {
@@ -156,13 +164,26 @@ void wrap_at_spaces(std::string_view text, float width) {
         text = at == std::string_view::npos ? std::string_view{} : text.substr(at + 1);
         if (word.empty()) continue;
         const float w = ImGui::CalcTextSize(word.data(), word.data() + word.size()).x;
-        if (!first) {
-            ImGui::SameLine(0.0f, space);
-            if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
-        }
+        if (!first && ImGui::GetItemRectMax().x + space + w <= right) ImGui::SameLine(0.0f, space);
         ImGui::TextUnformatted(word.data(), word.data() + word.size());
         first = false;
     }
+}
+
+std::string missing_glyphs(std::string_view utf8) {
+    std::string out;
+    const ImFont* font = ImGui::GetFont();
+    for (std::size_t at = 0; at < utf8.size();) {
+        const auto lead = static_cast<unsigned char>(utf8[at]);
+        const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+        unsigned int c = length == 1 ? lead : lead & (0xFFu >> (length + 1));
+        for (std::size_t i = 1; i < length && at + i < utf8.size(); ++i)
+            c = (c << 6) | (static_cast<unsigned char>(utf8[at + i]) & 0x3Fu);
+        at += length;
+        const bool drawable = c <= 0xFFFF && font && font->FindGlyphNoFallback(static_cast<ImWchar>(c));
+        if (!drawable) out += format("%sU+%04X", out.empty() ? "" : " ", c);
+    }
+    return out;
 }
 
 void same_line_if_fits(float width) {

@@ -253,9 +253,13 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
 
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
     const std::vector<BlackholeSim::Lane>& lanes = sim.lanes();
+    // A phone shows one lane, chosen by name, across the width.
+    std::vector<std::string> names;
+    for (const BlackholeSim::Lane& lane : lanes) names.push_back(lane.name);
+    const int only = lane_picker("blackhole lanes", names);
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    const float col_w = (ImGui::GetContentRegionAvail().x - spacing * static_cast<float>(lanes.size() - 1)) /
-                        static_cast<float>(lanes.size());
+    const float shown = only >= 0 ? 1.0f : static_cast<float>(lanes.size());
+    const float col_w = (ImGui::GetContentRegionAvail().x - spacing * (shown - 1.0f)) / shown;
     // Font units: the title, the packet strip, the readouts and the two plots fit under the
     // world. When the height is short (a projector at 1.5x) the plots shrink to 4.5 em, then
     // the bandwidth plot goes (its number stays in the readouts), and the world keeps at least
@@ -274,7 +278,8 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
     static std::vector<LanePlots> lane_plots;  // the series' buffers, reused frame to frame
     const LaneScales scales = read_lane_plots(v, lanes, lane_plots);
     for (std::size_t i = 0; i < lanes.size(); ++i) {
-        if (i > 0) ImGui::SameLine();
+        if (only >= 0 && static_cast<int>(i) != only) continue;
+        if (i > 0 && only < 0) ImGui::SameLine();
         ImGui::BeginChild(lanes[i].name.c_str(), ImVec2(col_w, 0), false);
         ImGui::TextUnformatted(lane_title(lanes[i].kind, col_w));
         draw_lane_world(sim, lanes[i], side);
@@ -287,6 +292,7 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
             draw_lane_plots(v, lanes[i], lane_plots[i], scales, plot_h, plots);
         }
         ImGui::EndChild();
+        layout_mark("lane");
     }
     ImGui::EndChild();
 }

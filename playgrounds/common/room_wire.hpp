@@ -75,7 +75,7 @@ struct HelloMessage {
     std::uint32_t protocol = kRoomProtocol;
     std::string build;       // room_build_id() of the page
     std::string playground;  // "horde", "blackhole"
-    std::string name;        // display name, <= kMaxNameBytes, printable ASCII
+    std::string name;        // display name, <= kMaxNameBytes of UTF-8 (sanitize_name)
 };
 
 struct InputMessage {
@@ -215,8 +215,13 @@ WireError decode_seat_table(std::span<const std::uint8_t> bytes, SeatTableMessag
 WireError decode_class_info(std::span<const std::uint8_t> bytes, ClassInfoMessage& out);
 WireError decode_link(std::span<const std::uint8_t> bytes, std::string& hash);
 
-// A display name made safe: printable ASCII only (others become '?'), spaces collapsed and
-// trimmed, at most kMaxNameBytes; empty becomes "player".
+// A display name made safe: letters of any language kept as UTF-8 ("José Müller", "Zoë 李");
+// control, format and invisible characters and malformed bytes dropped; '<' '>' '&' '"' become
+// '?'; runs of spaces one space, trimmed; at most kMaxNameBytes, cut between characters; empty
+// becomes "player".
 std::string sanitize_name(std::string_view name);
+// True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF): a hello whose name is not is refused, not guessed at.
+bool valid_utf8(std::string_view text);
 
 }  // namespace vantage::play

@@ -232,6 +232,7 @@ void draw_view(ViewContext& v, HordeSim& sim) {
         lane_readouts(v.meters, lane);
         ImGui::EndChild();
         layout_mark("horde.lane");
+        layout_mark("lane");
         ImGui::PopID();
     }
     // Three plots side by side, or one under another on a phone (the area scrolls).

@@ -31,6 +31,7 @@ void draw_view(ViewContext& v, MeterSim& /*sim*/) {
     const float readouts_h = 4.0f * ImGui::GetTextLineHeightWithSpacing();
     draw_plot("rates", series, ImVec2(avail.x, std::max(em(8.0f), std::min(avail.y * 0.6f, avail.y - readouts_h))),
               history_axes(v, "KiB/s"));
+    layout_mark("lane");
     if (begin_readouts("readings", std::min(avail.x, em(24.0f)))) {
         auto m = [&](const char* meter) { return plain_number(meter_value(v.meters, meter)); };
         const std::string truth = m("true_kib_s") + " KiB/s";

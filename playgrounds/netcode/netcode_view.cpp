@@ -324,14 +324,21 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
     }
 
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
+    // A phone shows one column (a client, or the server) across the width; the client with
+    // the mechanisms on first.
+    static const std::string kLaneNames[] = {"on", "off", "server"};
+    const int picked_lane = lane_picker("netcode lanes", kLaneNames);
+    const int only = picked_lane < 0 ? -1 : 2 - picked_lane;
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float width = std::max(em(6.0f), (ImGui::GetContentRegionAvail().x - 2.0f * gap) / 3.0f);
+    const float columns = only >= 0 ? 1.0f : 3.0f;
+    const float width = std::max(em(6.0f), (ImGui::GetContentRegionAvail().x - (columns - 1.0f) * gap) / columns);
     std::array<LanePlots, 2> lane_series;
     const PlotTops tops = plot_tops(v, sim, lane_series);
     const ImVec2 world(width, width * Arena::kHeight / Arena::kWidth);
     Vec2 steer = keys.normalize();
     for (std::size_t col = 0; col < 3; ++col) {
-        if (col > 0) ImGui::SameLine();
+        if (only >= 0 && static_cast<int>(col) != only) continue;
+        if (col > 0 && only < 0) ImGui::SameLine();
         ImGui::BeginGroup();
         ImGui::PushID(static_cast<int>(col));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
@@ -360,6 +367,7 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
         ImGui::PopTextWrapPos();
         ImGui::PopID();
         ImGui::EndGroup();
+        layout_mark("lane");
     }
     ImGui::EndChild();
     // Nothing held: the player stands still (the autopilot ignores this).

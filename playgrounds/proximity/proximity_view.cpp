@@ -307,6 +307,7 @@ void draw_lane_list(ViewContext& v, const ProximitySim& sim) {
                     plain_number(m("nearest.worst_cells")));
         }
         end_readouts();
+        layout_mark("lane");
     }
     draw_notes(v, sim);
 }

@@ -226,6 +226,10 @@ void GameRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
         return;
     }
     const HelloMessage& h = decoded_.hello;
+    if (!valid_utf8(h.name)) {
+        refuse(id, "your name is not valid UTF-8 (letters of any language are welcome): type it again");
+        return;
+    }
     if (h.playground != playground_) {
         refuse(id, "this room plays " + playground_ + ", not " + h.playground);
         return;

@@ -81,7 +81,7 @@ export function plainNumber(v) {
 function compare(l, quoted, where) {
   const problems = [];
   for (const q of quoted) {
-    const readouts = l.texts.filter((t) => t[0] !== 'tour' && (t[2] || []).includes(q.meter));
+    const readouts = l.texts.filter((t) => t[0] !== 'tour' && !t[3] && (t[2] || []).includes(q.meter));
     if (!readouts.length) {
       problems.push(`${where}: ${q.meter} (${q.figure}${q.unit}) is on no visible readout`);
     } else if (!readouts.some((t) => shows(t[1], q.figure, q.unit))) {
