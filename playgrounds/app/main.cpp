@@ -256,12 +256,16 @@ void draw_workshop_bar(App& app) {
     Host& host = app.host;
     const std::vector<Preset>& presets = host.presets();
     const Preset* active = host.active_preset();
+    bool title_shown = false;  // the menu shows the active preset's whole title
     if (!presets.empty()) {
         // At most a third of the window: on a projector (1280 px at 1.5x) the bar stays one line.
         // On a phone: the line's width less its label.
-        ImGui::SetNextItemWidth(narrow_layout() ? ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("preset").x -
-                                                      ImGui::GetStyle().ItemInnerSpacing.x
-                                                : std::min(em(22.0f), ImGui::GetMainViewport()->WorkSize.x * 0.33f));
+        const float menu_w = narrow_layout() ? ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("preset").x -
+                                                   ImGui::GetStyle().ItemInnerSpacing.x
+                                             : std::min(em(22.0f), ImGui::GetMainViewport()->WorkSize.x * 0.33f);
+        ImGui::SetNextItemWidth(menu_w);
+        title_shown = active && ImGui::CalcTextSize(active->title.c_str()).x <=
+                                    menu_w - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
         if (ImGui::BeginCombo("preset", active ? active->title.c_str() : "(choose a scenario)")) {
             for (const Preset& p : presets) {
                 if (ImGui::Selectable(p.title.c_str(), active == &p)) app.status = host.set("preset", p.name);
@@ -305,7 +309,8 @@ void draw_workshop_bar(App& app) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("a few steps: the scene, a question for the room, the answer");
     }
     if (active) {
-        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", active->title.c_str());
+        // The title again only when the menu cut it: a projector's height goes to the numbers.
+        if (!title_shown) ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", active->title.c_str());
         wrap_at_spaces(active->look_for);
         const Host::PresetRun run = host.preset_run();
         if (!active->check.empty()) {

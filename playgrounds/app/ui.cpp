@@ -65,6 +65,13 @@ void layout_begin_frame() {
     pending_keys().clear();
 }
 
+void layout_text_of(const std::string& meter, const std::string& shown) {
+    layout_keys_clear();
+    const std::size_t before = layout_texts().size();
+    layout_text(meter.c_str(), shown);
+    if (layout_texts().size() > before) layout_texts().back().keys.assign(1, meter);
+}
+
 void layout_keys_clear() {
     pending_keys().clear();
 }
@@ -225,10 +232,20 @@ void draw_params(Host& host) {
     float label_w = 0.0f;
     for (const Param& p : host.current().params())
         label_w = std::max(label_w, ImGui::CalcTextSize(param_label(p).c_str()).x);
+    // A column too narrow for the longest label beside a 3.5 em slider (a projector's 1.5x)
+    // puts each slider's label above it instead of cutting it.
     const float avail = ImGui::GetContentRegionAvail().x;
-    ImGui::PushItemWidth(std::max(em(3.5f), avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x));
+    const float beside = avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x;
+    const bool above = beside < em(3.5f);
+    ImGui::PushItemWidth(above ? avail : beside);
     for (const Param& p : host.current().params()) {
-        const std::string label = param_label(p) + "##" + p.name;
+        if (above && p.kind != Param::Kind::Bool) {
+            ImGui::BeginDisabled(!host.current().param_enabled(p.name));
+            ImGui::TextUnformatted(param_label(p).c_str());
+            ImGui::EndDisabled();
+        }
+        const std::string label =
+            (above && p.kind != Param::Kind::Bool ? std::string() : param_label(p)) + "##" + p.name;
         const double current = p.get();
         const bool enabled = host.current().param_enabled(p.name);
         if (!enabled) ImGui::BeginDisabled();
@@ -262,6 +279,8 @@ void draw_params(Host& host) {
         if (!p.help.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("%s", p.help.c_str());
         if (changed && next != current) host.set(p.name, number_text(next, p.kind));
+        // A setting a verdict quotes ("{creatures} creatures") is a readout too.
+        layout_text_of(p.name, p.kind == Param::Kind::Real ? number_text(current, p.kind) : plain_number(current));
     }
     ImGui::PopItemWidth();
 }
@@ -322,10 +341,8 @@ void draw_meter_table(const Simulation& sim, const std::vector<Meter>& meters, c
         if (const MeterInfo* info = find_meter_info(glossary, m.name); info && ImGui::IsItemHovered())
             ImGui::SetTooltip("%.*s (%s)", static_cast<int>(info->help.size()), info->help.data(), m.name.c_str());
         ImGui::TableNextColumn();
-        // Counts as whole numbers, measurements with the digits they carry.
-        const double a = std::fabs(m.value);
-        const int decimals = m.value == std::floor(m.value) || a >= 1000.0 ? 0 : a >= 100.0 ? 1 : 2;
-        ImGui::Text("%.*f %s", decimals, m.value, m.unit.c_str());
+        // As the verdicts and readouts print them: 184, 5.4, 0.27, 12,978.
+        ImGui::Text("%s %s", plain_number(m.value).c_str(), m.unit.c_str());
     }
     ImGui::EndTable();
 }

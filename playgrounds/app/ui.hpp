@@ -59,6 +59,8 @@ void layout_mark(const char* name);
 // through meter_value() since the previous layout_text() or layout_keys_clear() (so a test
 // can tell which lane's number a verdict quotes).
 void layout_text(const char* name, const std::string& shown);
+// layout_text() for an item that shows the meter (or setting) named `meter` alone.
+void layout_text_of(const std::string& meter, const std::string& shown);
 // Forgets the meters read so far (what follows shows none of them).
 void layout_keys_clear();
 // {"name":[x0,y0,x1,y1],...,"texts":[[name,shown,[meter,...],cut],...]} of this frame: a

@@ -33,12 +33,16 @@ void read_string(ByteReader& r, std::string& out, std::size_t max) {
     out.resize(n);
     r.read_bytes({reinterpret_cast<std::uint8_t*>(out.data()), n});
     if (!r.ok()) return;
-    for (char c : out) {
-        if (c < 0x20 || c > 0x7e) {
+    // Printable text in UTF-8 (a student's name may be "Zoë 李"): no control bytes, no
+    // malformed sequences.
+    for (const char c : out) {
+        const auto b = static_cast<unsigned char>(c);
+        if (b < 0x20 || b == 0x7f) {
             r.fail(WireError::Malformed);
             return;
         }
     }
+    if (!valid_utf8(out)) r.fail(WireError::Malformed);
 }
 
 std::int8_t direction_quantum(float v) {

@@ -221,7 +221,7 @@ WireError decode_link(std::span<const std::uint8_t> bytes, std::string& hash);
 // becomes "player".
 std::string sanitize_name(std::string_view name);
 // True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
-// U+10FFFF): a hello whose name is not is refused, not guessed at.
+// U+10FFFF). Every string on the wire must be (a hello whose name is not is refused).
 bool valid_utf8(std::string_view text);
 
 }  // namespace vantage::play

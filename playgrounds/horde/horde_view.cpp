@@ -203,7 +203,10 @@ void draw_view(ViewContext& v, HordeSim& sim) {
     const float spacing_y = ImGui::GetStyle().ItemSpacing.y;
     const float plots_h = std::max(em(6.0f), avail.y * 0.22f);
     const float text_h = row_h * (kReadoutRows + 1) + spacing_y * 3;
-    const float camera = std::max(em(6.0f), std::min(column, avail.y - plots_h - spacing_y - text_h));
+    // The readouts come before the plots: when the camera, the readouts and the plots do not
+    // all fit (a projector at 1.5x under a preset's story), the plots move below the fold.
+    const float room = avail.y - spacing_y - text_h;
+    const float camera = std::max(em(4.0f), std::min(column, std::max(room - plots_h, std::min(em(6.0f), room))));
     const float lane_h = camera + text_h;
     for (std::size_t i = 0; i < sim.lane_count(); ++i) {
         if (only >= 0 && static_cast<int>(i) != only) continue;

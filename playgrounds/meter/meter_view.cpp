@@ -14,9 +14,7 @@ void draw_view(ViewContext& v, MeterSim& /*sim*/) {
         ImGui::TextWrapped("A bursty stream whose true rate steps at a set time. Watch which reading follows it.");
         ImGui::Separator();
         draw_params(v.host);
-        ImGui::Separator();
-        draw_meter_table(v.host.current(), v.meters);
-        end_sidebar();
+        end_sidebar();  // the readings are under the plot, as the presets print them
     }
     ImGui::BeginChild("plots", ImVec2(0, 0), false);
     std::vector<PlotSeries> series(3);

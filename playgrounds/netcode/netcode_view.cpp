@@ -122,10 +122,16 @@ Vec2 draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
         w.line(s.aim - Vec2{9, 0}, s.aim + Vec2{9, 0}, fade(color, alpha));
         w.line(s.aim - Vec2{0, 9}, s.aim + Vec2{0, 9}, fade(color, alpha));
     }
-    char title[160];
-    std::snprintf(title, sizeof title, "client %s: %s", c.name, mechanism_list(c.mech).c_str());
+    // The mechanisms on one line over the world; a narrow lane (a projector) counts them
+    // instead of wrapping the list over the players (the sidebar's boxes name them).
+    const std::string list = mechanism_list(c.mech);
+    std::string title = format("client %s: %s", c.name, list.c_str());
+    if (ImGui::CalcTextSize(title.c_str()).x > w.size.x - 8.0f && list != "everything off") {
+        const auto n = std::count(list.begin(), list.end(), ',') + 1;
+        title = format("client %s: %d mechanisms on", c.name, static_cast<int>(n));
+    }
     w.dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(w.origin.x + 4.0f, w.origin.y + 2.0f), kTextColor,
-                  title, nullptr, w.size.x - 8.0f);
+                  title.c_str(), nullptr, w.size.x - 8.0f);
     end_world_view(w);
     return steer;
 }

@@ -333,7 +333,7 @@ void draw_view(ViewContext& v, ProximitySim& sim) {
     for (const ProximitySim::Lane& lane : sim.lanes()) rows += lane.active ? 1 : 0;
     if (narrow_layout()) rows = 9;
     const float table_h = static_cast<float>(rows) * ImGui::GetFrameHeightWithSpacing() + notes_height(v, sim);
-    const float side_px = std::max(em(8.0f), std::min(ImGui::GetContentRegionAvail().x, avail_y - table_h));
+    const float side_px = std::max(em(5.0f), std::min(ImGui::GetContentRegionAvail().x, avail_y - table_h));
     draw_world(sim, side_px);
     if (narrow_layout()) {
         draw_lane_list(v, sim);

@@ -188,7 +188,7 @@ void GameRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
     }
     if (decoded != WireError::Ok) {
         refuse(id, std::string("hello refused (") + to_string(decoded) +
-                       "): see room_wire.md for its fields and limits (a name is at most 24 bytes)");
+                       "): see room_wire.md for its fields and limits (a name is at most 24 bytes of UTF-8)");
         return;
     }
     const std::uint32_t protocol = decoded_.type == RoomMessage::Hello          ? decoded_.hello.protocol
