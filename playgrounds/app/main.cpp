@@ -550,8 +550,11 @@ bool frame(App& app) {
         app.memory_bytes = platform::memory_bytes();
         app.memory_sampled_at = app.wall_s;
     }
-    if (!app.room && (ticks_run > 0 || app.meters.empty())) {
+    // New ticks by the clock, the Step button or the page's API: read the meters and sample
+    // the history (a Step while paused moved neither before).
+    if (!app.room && (ticks_run > 0 || app.meters.empty() || app.host.ticks() != app.meters_tick)) {
         refresh_meters(app);
+        app.meters_tick = app.host.ticks();
         // History is sampled in simulated time (every 0.25 s), so a plot spans the same
         // simulated minute whatever the frame rate or speed; a new world starts a new one.
         const std::size_t i = app.host.active();
