@@ -105,9 +105,12 @@ class Reader:
         if len(s) != n:
             raise WireError('truncated')
         self.at += n
-        if any(c < 0x20 or c > 0x7e for c in s):
-            raise WireError('not printable ASCII')
-        return s.decode('ascii')
+        if any(c < 0x20 or c == 0x7f for c in s):
+            raise WireError('a control character')
+        try:
+            return s.decode('utf-8')
+        except UnicodeDecodeError:
+            raise WireError('not UTF-8') from None
 
     def fixed2(self, step):
         return (self.zigzag() * step, self.zigzag() * step)
@@ -148,7 +151,7 @@ class Writer:
                 return self
 
     def string(self, s):
-        data = s.encode('ascii')
+        data = s.encode('utf-8')
         self.varint(len(data))
         self.out += data
         return self

@@ -46,8 +46,9 @@ struct App {
     };
     std::vector<TourState> tours;
     std::vector<Meter> meters;
-    std::uint64_t last_counter = 0;  // SDL performance counter at the previous frame
-    long frames_left = -1;           // -1: run until closed
+    std::uint64_t meters_tick = ~0ull;  // the active playground's tick `meters` were read at
+    std::uint64_t last_counter = 0;     // SDL performance counter at the previous frame
+    long frames_left = -1;              // -1: run until closed
     bool running = true;
     double next_sample_s = 0.0;     // wall time of the room history's next sample
     std::size_t shown_tab = 0;      // the playground whose tab ImGui last drew

@@ -74,7 +74,7 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
         {"KiB/s", "what the student's page receives, KiB per second"},
         {"lost", "state frames lost on the way to this seat since it joined"},
         {"phantoms", "enemies this student still sees that the server has removed"},
-        {"error px", "mean distance between where the student draws an enemy and where it is"},
+        {"error px", "how far the student draws things from the truth: the mean for enemies, the median for pellets"},
         {"via", "what the seat's frames travel over: websocket, datachannel or udp"},
         {"age p99", "how old the newest frame the student holds gets, ms (99th percentile over 8 s)"},
         {"stalls", "times no newer frame came for three frame intervals"},
@@ -103,7 +103,11 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
         ImGui::TableNextColumn();
         const std::string shown = short_name(r.name, 12);
         ImGui::TextUnformatted(shown.c_str());
-        if (shown != r.name && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.name.c_str());
+        // A letter the font lacks is drawn as '?': the tooltip names it.
+        const std::string missing = missing_glyphs(r.name);
+        if ((shown != r.name || !missing.empty()) && ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s%s%s", r.name.c_str(), missing.empty() ? "" : "\nthis font cannot draw ",
+                              missing.c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(reading(r.meters.rtt_ms, "%.0f").c_str());
         ImGui::TableNextColumn();

@@ -164,6 +164,7 @@ void draw_context_bar(App& app) {
                   static_cast<unsigned long long>(host.ticks()));
     same_line_if_fits(ImGui::CalcTextSize(clock).x);
     ImGui::TextUnformatted(clock);
+    layout_text("clock", clock);
     // The performance overlay where it fits on the line; else on the clock's tooltip.
     char perf[96];
     std::snprintf(perf, sizeof perf, "| sim %.2f ms/tick  frame %.1f ms  memory %.0f MiB", app.sim_ms_per_tick,
@@ -181,6 +182,12 @@ void draw_context_bar(App& app) {
     }
 }
 
+// The code points the page's font carries (playgrounds/CMakeLists.txt subsets it to these):
+// Latin-1 and Latin Extended-A for names, Greek, punctuation, arrows and math for the views.
+// A name's letters outside them are drawn as '?' and named by missing_glyphs().
+constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x0391, 0x03C9, 0x2013, 0x2033,
+                                    0x2190, 0x21D4, 0x2202, 0x2265, 0xFFFD, 0xFFFD, 0};
+
 void load_font(float scale) {
     ImGuiIO& io = ImGui::GetIO();
     io.Fonts->Clear();
@@ -188,7 +195,7 @@ void load_font(float scale) {
     for (const char* path : candidates) {
         if (FILE* f = std::fopen(path, "rb")) {
             std::fclose(f);
-            io.Fonts->AddFontFromFileTTF(path, 17.0f * scale);
+            io.Fonts->AddFontFromFileTTF(path, 17.0f * scale, nullptr, kGlyphRanges);
             return;
         }
     }
@@ -251,12 +258,16 @@ void draw_workshop_bar(App& app) {
     Host& host = app.host;
     const std::vector<Preset>& presets = host.presets();
     const Preset* active = host.active_preset();
+    bool title_shown = false;  // the menu shows the active preset's whole title
     if (!presets.empty()) {
         // At most a third of the window: on a projector (1280 px at 1.5x) the bar stays one line.
         // On a phone: the line's width less its label.
-        ImGui::SetNextItemWidth(narrow_layout() ? ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("preset").x -
-                                                      ImGui::GetStyle().ItemInnerSpacing.x
-                                                : std::min(em(22.0f), ImGui::GetMainViewport()->WorkSize.x * 0.33f));
+        const float menu_w = narrow_layout() ? ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("preset").x -
+                                                   ImGui::GetStyle().ItemInnerSpacing.x
+                                             : std::min(em(22.0f), ImGui::GetMainViewport()->WorkSize.x * 0.33f);
+        ImGui::SetNextItemWidth(menu_w);
+        title_shown = active && ImGui::CalcTextSize(active->title.c_str()).x <=
+                                    menu_w - ImGui::GetFrameHeight() - 2.0f * ImGui::GetStyle().FramePadding.x;
         if (ImGui::BeginCombo("preset", active ? active->title.c_str() : "(choose a scenario)")) {
             for (const Preset& p : presets) {
                 if (ImGui::Selectable(p.title.c_str(), active == &p)) app.status = host.set("preset", p.name);
@@ -300,7 +311,8 @@ void draw_workshop_bar(App& app) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("a few steps: the scene, a question for the room, the answer");
     }
     if (active) {
-        ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", active->title.c_str());
+        // The title again only when the menu cut it: a projector's height goes to the numbers.
+        if (!title_shown) ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", active->title.c_str());
         wrap_at_spaces(active->look_for);
         const Host::PresetRun run = host.preset_run();
         if (!active->check.empty()) {
@@ -350,10 +362,12 @@ void draw_tour(App& app) {
             for (const Meter& m : app.meters) {
                 if (m.name == w && !m.unit.empty()) unit = " " + m.unit;
             }
+            layout_keys_clear();
             const std::string text = format("%s %s%s", label.c_str(),
                                             plain_number(meter_value(app.meters, w.c_str())).c_str(), unit.c_str());
             same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x);
             ImGui::Text("%s", text.c_str());
+            layout_text("tour", text);
             if (info && ImGui::IsItemHovered())
                 ImGui::SetTooltip("%.*s", static_cast<int>(info->help.size()), info->help.data());
         }
@@ -423,7 +437,9 @@ void draw_ui(App& app) {
     draw_context_bar(app);
     draw_workshop_bar(app);
     draw_tour(app);
-    if (ImGui::BeginTabBar("playgrounds")) {
+    // A phone keeps every tab's whole name and scrolls the bar (ImGui's default shrinks the
+    // tabs to "Bla..." at 390 px).
+    if (ImGui::BeginTabBar("playgrounds", narrow_layout() ? ImGuiTabBarFlags_FittingPolicyScroll : 0)) {
         // A switch from the URL or the JS API forces the tab until ImGui shows it; a click
         // on a tab selects that playground.
         const bool forced = app.shown_tab != app.host.active() && !app.select_console;
@@ -536,8 +552,11 @@ bool frame(App& app) {
         app.memory_bytes = platform::memory_bytes();
         app.memory_sampled_at = app.wall_s;
     }
-    if (!app.room && (ticks_run > 0 || app.meters.empty())) {
+    // New ticks by the clock, the Step button or the page's API: read the meters and sample
+    // the history (a Step while paused moved neither before).
+    if (!app.room && (ticks_run > 0 || app.meters.empty() || app.host.ticks() != app.meters_tick)) {
         refresh_meters(app);
+        app.meters_tick = app.host.ticks();
         // History is sampled in simulated time (every 0.25 s), so a plot spans the same
         // simulated minute whatever the frame rate or speed; a new world starts a new one.
         const std::size_t i = app.host.active();

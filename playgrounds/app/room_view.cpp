@@ -8,6 +8,7 @@
 #include "app/room_session.hpp"
 #include "app/ui.hpp"
 #include "app/views.hpp"
+#include "common/preset.hpp"
 
 namespace vantage::play {
 namespace {
@@ -46,6 +47,10 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
         ImGui::TextColored(
             e.seat == remote.seat() ? ImVec4(0.47f, 1.0f, 0.55f, 1.0f) : ImVec4(0.35f, 0.78f, 1.0f, 1.0f), "  %u  %s%s",
             e.seat + 1, e.name.c_str(), e.seat == remote.seat() ? " (you)" : "");
+        if (const std::string missing = missing_glyphs(e.name); !missing.empty()) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("(this font cannot draw %s)", missing.c_str());
+        }
     }
     ImGui::Separator();
     // Measured on this page's socket (and, for the error, against the truth sample).
@@ -63,7 +68,7 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     ImGui::Text("holds %zu %s", remote.held(), words.held);
     if (remote.truth() && remote.err_mean_px()) {
         if (remote.phantoms()) ImGui::Text("phantoms %.1f", *remote.phantoms());
-        ImGui::Text("%s %.1f px", words.error, *remote.err_mean_px());
+        ImGui::Text("%s %s px", words.error, plain_number(*remote.err_mean_px()).c_str());
         ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "truth sample %.2f KiB/s, not in the stream's bytes",
                            remote.truth_kib_s());
     }
@@ -96,8 +101,8 @@ void draw_compact_meters(RoomSession& session) {
         readout("phantoms", "enemies this page still shows that the server has removed",
                 format("%.0f", *remote.phantoms()), format("%.0f", *remote.phantoms()));
     if (remote.truth() && remote.err_mean_px())
-        readout(words.error_short, words.error, format("%.0f px", *remote.err_mean_px()),
-                format("%.0f", *remote.err_mean_px()));
+        readout(words.error_short, words.error, format("%s px", plain_number(*remote.err_mean_px()).c_str()),
+                format("%s px", plain_number(*remote.err_mean_px()).c_str()));
     end_readouts();
 }
 

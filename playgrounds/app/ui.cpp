@@ -3,6 +3,7 @@
 #include <SDL.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -25,8 +26,21 @@ namespace {
 struct LayoutMark {
     std::string name;
     ImVec2 min, max;
-    std::string text;  // a readout's value as shown (layout_text), else empty
+    std::string text;               // a readout's value as shown (layout_text), else empty
+    std::vector<std::string> keys;  // the meters it shows
+    bool cut = false;               // wider than its column or window: its end is clipped
 };
+// The meters read through meter_value() since the last layout_text(): what it shows. They
+// live in the frame's meter list, which outlives the frame's layout.
+struct PendingKeys {
+    std::array<const Meter*, 16> meters{};
+    std::size_t count = 0;
+    void clear() { count = 0; }
+};
+PendingKeys& pending_keys() {
+    static PendingKeys keys;
+    return keys;
+}
 std::vector<LayoutMark>& layout_marks() {
     static std::vector<LayoutMark> marks;
     return marks;
@@ -48,22 +62,43 @@ void append_json_text(std::string& out, const std::string& s) {
 void layout_begin_frame() {
     layout_marks().clear();
     layout_texts().clear();
+    pending_keys().clear();
+}
+
+void layout_text_of(const std::string& meter, const std::string& shown) {
+    layout_keys_clear();
+    const std::size_t before = layout_texts().size();
+    layout_text(meter.c_str(), shown);
+    if (layout_texts().size() > before) layout_texts().back().keys.assign(1, meter);
+}
+
+void layout_keys_clear() {
+    pending_keys().clear();
 }
 
 void layout_mark(const char* name, ImVec2 min, ImVec2 max) {
     for (const LayoutMark& m : layout_marks()) {
         if (m.name == name) return;
     }
-    layout_marks().push_back({name, min, max, {}});
+    layout_marks().push_back({name, min, max, {}, {}});
 }
 
 void layout_text(const char* name, const std::string& shown) {
     // Only what a person can see: inside its window's scrolled view and the display.
+    PendingKeys& pending = pending_keys();
+    std::vector<std::string> keys;
+    for (std::size_t i = 0; i < pending.count; ++i) keys.push_back(pending.meters[i]->name);
+    pending.clear();
     if (!ImGui::IsItemVisible()) return;
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    if (b.y > display.y || b.x > display.x || a.x < 0 || a.y < 0) return;
-    layout_texts().push_back({name, a, b, shown});
+    if (b.y > display.y + 0.5f || b.x > display.x + 0.5f || a.x < -0.5f || a.y < -0.5f) return;
+    // Below its window's visible part (scrolled away, partly or wholly): not seen. Clipped
+    // at the right by its table cell or window: seen, but cut.
+    const ImVec2 clip = ImGui::GetWindowDrawList()->GetClipRectMax();
+    if (b.y > clip.y + 0.5f) return;
+    const bool cut = b.x > clip.x + 0.5f;
+    layout_texts().push_back({name, a, b, shown, std::move(keys), cut});
 }
 
 void layout_mark(const char* name) {
@@ -84,7 +119,12 @@ std::string layout_json() {
         append_json_text(out, t.name);
         out += ",";
         append_json_text(out, t.text);
-        out += "]";
+        out += ",[";
+        for (std::size_t k = 0; k < t.keys.size(); ++k) {
+            if (k) out += ",";
+            append_json_text(out, t.keys[k]);
+        }
+        out += t.cut ? "],true]" : "],false]";
     }
     return out + "]}";
 }
@@ -120,7 +160,9 @@ bool begin_sidebar(const ViewContext& v, const char* id) {
 }
 
 void wrap_at_spaces(std::string_view text, float width) {
-    const float right = ImGui::GetCursorPosX() + (width > 0.0f ? width : ImGui::GetContentRegionAvail().x);
+    // Screen x of the wrap edge. A word that does not fit starts the next line without a
+    // SameLine first (a SameLine then NewLine would widen the text's rect past the edge).
+    const float right = ImGui::GetCursorScreenPos().x + (width > 0.0f ? width : ImGui::GetContentRegionAvail().x);
     const float space = ImGui::CalcTextSize(" ").x;
     bool first = true;
     while (!text.empty()) {
@@ -129,13 +171,26 @@ void wrap_at_spaces(std::string_view text, float width) {
         text = at == std::string_view::npos ? std::string_view{} : text.substr(at + 1);
         if (word.empty()) continue;
         const float w = ImGui::CalcTextSize(word.data(), word.data() + word.size()).x;
-        if (!first) {
-            ImGui::SameLine(0.0f, space);
-            if (ImGui::GetCursorPosX() + w > right) ImGui::NewLine();
-        }
+        if (!first && ImGui::GetItemRectMax().x + space + w <= right) ImGui::SameLine(0.0f, space);
         ImGui::TextUnformatted(word.data(), word.data() + word.size());
         first = false;
     }
+}
+
+std::string missing_glyphs(std::string_view utf8) {
+    std::string out;
+    const ImFont* font = ImGui::GetFont();
+    for (std::size_t at = 0; at < utf8.size();) {
+        const auto lead = static_cast<unsigned char>(utf8[at]);
+        const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+        unsigned int c = length == 1 ? lead : lead & (0xFFu >> (length + 1));
+        for (std::size_t i = 1; i < length && at + i < utf8.size(); ++i)
+            c = (c << 6) | (static_cast<unsigned char>(utf8[at + i]) & 0x3Fu);
+        at += length;
+        const bool drawable = c <= 0xFFFF && font && font->FindGlyphNoFallback(static_cast<ImWchar>(c));
+        if (!drawable) out += format("%sU+%04X", out.empty() ? "" : " ", c);
+    }
+    return out;
 }
 
 void same_line_if_fits(float width) {
@@ -177,10 +232,20 @@ void draw_params(Host& host) {
     float label_w = 0.0f;
     for (const Param& p : host.current().params())
         label_w = std::max(label_w, ImGui::CalcTextSize(param_label(p).c_str()).x);
+    // A column too narrow for the longest label beside a 3.5 em slider (a projector's 1.5x)
+    // puts each slider's label above it instead of cutting it.
     const float avail = ImGui::GetContentRegionAvail().x;
-    ImGui::PushItemWidth(std::max(em(3.5f), avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x));
+    const float beside = avail - label_w - ImGui::GetStyle().ItemInnerSpacing.x;
+    const bool above = beside < em(3.5f);
+    ImGui::PushItemWidth(above ? avail : beside);
     for (const Param& p : host.current().params()) {
-        const std::string label = param_label(p) + "##" + p.name;
+        if (above && p.kind != Param::Kind::Bool) {
+            ImGui::BeginDisabled(!host.current().param_enabled(p.name));
+            ImGui::TextUnformatted(param_label(p).c_str());
+            ImGui::EndDisabled();
+        }
+        const std::string label =
+            (above && p.kind != Param::Kind::Bool ? std::string() : param_label(p)) + "##" + p.name;
         const double current = p.get();
         const bool enabled = host.current().param_enabled(p.name);
         if (!enabled) ImGui::BeginDisabled();
@@ -214,6 +279,8 @@ void draw_params(Host& host) {
         if (!p.help.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
             ImGui::SetTooltip("%s", p.help.c_str());
         if (changed && next != current) host.set(p.name, number_text(next, p.kind));
+        // A setting a verdict quotes ("{creatures} creatures") is a readout too.
+        layout_text_of(p.name, p.kind == Param::Kind::Real ? number_text(current, p.kind) : plain_number(current));
     }
     ImGui::PopItemWidth();
 }
@@ -228,6 +295,7 @@ std::string format(const char* fmt, ...) {
 }
 
 bool begin_readouts(const char* id, float width) {
+    layout_keys_clear();
     if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit, ImVec2(width, 0.0f))) return false;
     ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
@@ -252,7 +320,12 @@ void end_readouts() {
 
 double meter_value(const std::vector<Meter>& meters, const char* name) {
     for (const Meter& m : meters) {
-        if (m.name == name) return m.value;
+        if (m.name != name) continue;
+        // Remembered for the next layout_text(): the readout that shows this value (the
+        // first 16 of a run of reads; a view that reads meters it never shows keeps none).
+        PendingKeys& keys = pending_keys();
+        if (keys.count < keys.meters.size()) keys.meters[keys.count++] = &m;
+        return m.value;
     }
     return std::nan("");
 }
@@ -268,10 +341,8 @@ void draw_meter_table(const Simulation& sim, const std::vector<Meter>& meters, c
         if (const MeterInfo* info = find_meter_info(glossary, m.name); info && ImGui::IsItemHovered())
             ImGui::SetTooltip("%.*s (%s)", static_cast<int>(info->help.size()), info->help.data(), m.name.c_str());
         ImGui::TableNextColumn();
-        // Counts as whole numbers, measurements with the digits they carry.
-        const double a = std::fabs(m.value);
-        const int decimals = m.value == std::floor(m.value) || a >= 1000.0 ? 0 : a >= 100.0 ? 1 : 2;
-        ImGui::Text("%.*f %s", decimals, m.value, m.unit.c_str());
+        // As the verdicts and readouts print them: 184, 5.4, 0.27, 12,978.
+        ImGui::Text("%s %s", plain_number(m.value).c_str(), m.unit.c_str());
     }
     ImGui::EndTable();
 }

@@ -55,11 +55,23 @@ void layout_begin_frame();
 void layout_mark(const char* name, ImVec2 min, ImVec2 max);
 void layout_mark(const char* name);
 // A readout's value as drawn (the last item), kept when a person can see it: inside its
-// window's scrolled view and the display.
+// window's scrolled view and the display. It carries the meters it shows: every name read
+// through meter_value() since the previous layout_text() or layout_keys_clear() (so a test
+// can tell which lane's number a verdict quotes).
 void layout_text(const char* name, const std::string& shown);
-// {"name":[x0,y0,x1,y1],...,"texts":[[name,shown],...]} of this frame: a repeated mark keeps
-// its first rect; texts are the visible readouts in drawing order.
+// layout_text() for an item that shows the meter (or setting) named `meter` alone.
+void layout_text_of(const std::string& meter, const std::string& shown);
+// Forgets the meters read so far (what follows shows none of them).
+void layout_keys_clear();
+// {"name":[x0,y0,x1,y1],...,"texts":[[name,shown,[meter,...],cut],...]} of this frame: a
+// repeated mark keeps its first rect; texts are the visible readouts in drawing order, `cut`
+// when their column or window clips their end.
 std::string layout_json();
+
+// The characters of `utf8` the current font has no glyph for (it draws them as '?'), as
+// "U+674E U+1F600"; empty when it can draw them all. A page says which letters of a name it
+// cannot show rather than show question marks alone.
+std::string missing_glyphs(std::string_view utf8);
 
 // SameLine() when an item `width` pixels wide still fits on this line, else a new line: a
 // bar of controls wraps between items, never through one.

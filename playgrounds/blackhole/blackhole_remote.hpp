@@ -51,6 +51,7 @@ private:
     std::uint64_t applied_ = 0;  // packets applied
     double pending_s_ = 0;       // wall time not yet integrated (less than one step)
     std::vector<Vec2> asked_positions_, asked_velocities_;
+    std::vector<float> distances_;  // score_truth's scratch: each living pellet's error
 };
 
 }  // namespace vantage::play

@@ -92,6 +92,7 @@ Host::Host(std::vector<std::unique_ptr<Simulation>> sims)
       active_preset_(sims_.size()),
       judgements_(sims_.size()),
       runs_(sims_.size(), 0),
+      ticks_(sims_.size(), 0),
       changes_(sims_.size()) {
     for (std::size_t i = 0; i < sims_.size(); ++i) {
         for (const Param& p : sims_[i]->params()) defaults_[i].push_back(p.get());
@@ -126,7 +127,6 @@ std::string Host::apply_preset(std::string_view name) {
         // A self-contained run: a fresh world from the seed, the verdict pending again.
         reset_sim(active_);
         carry_s_ = 0.0;
-        ticks_ = 0;
         return {};
     }
     std::string names;
@@ -156,7 +156,7 @@ int Host::advance(double wall_dt_s, int max_ticks) {
         current().step(dt);
         carry_s_ -= dt;
         ++ran;
-        ++ticks_;
+        ++ticks_[active_];
         judge_preset();
     }
     if (ran == max_ticks) carry_s_ = 0.0;  // drop the backlog rather than spiral
@@ -165,20 +165,20 @@ int Host::advance(double wall_dt_s, int max_ticks) {
 
 void Host::single_step() {
     current().step(1.0 / ctx_.tick_hz);
-    ++ticks_;
+    ++ticks_[active_];
     judge_preset();
 }
 
 void Host::restart() {
     for (std::size_t i = 0; i < sims_.size(); ++i) reset_sim(i);
     carry_s_ = 0.0;
-    ticks_ = 0;
 }
 
 void Host::reset_sim(std::size_t index) {
     sims_[index]->reset(ctx_.seed);
     judgements_[index] = {};
     ++runs_[index];
+    ticks_[index] = 0;
     changes_[index].clear();
 }
 
@@ -393,7 +393,7 @@ std::string Host::state_json() const {
     const Simulation& s = current();
     std::string out = "{\"playground\":";
     append_json_string(out, s.name());
-    out += ",\"tick\":" + std::to_string(ticks_);
+    out += ",\"tick\":" + std::to_string(ticks_[active_]);
     out += ",\"time_s\":";
     append_json_number(out, s.time_s());
     out += ",\"paused\":";

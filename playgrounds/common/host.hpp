@@ -63,7 +63,9 @@ public:
     std::string state_json() const;
     // [{"name":..., "title":...}, ...]
     std::string playgrounds_json() const;
-    std::uint64_t ticks() const { return ticks_; }
+    // Ticks the active playground has run since its reset: each tab counts its own (a hidden
+    // tab does not run, so its count waits for it).
+    std::uint64_t ticks() const { return ticks_[active_]; }
 
     // The settings changed by hand in playground `index`'s current run, at the simulated
     // second they changed: the plots mark them. A drag of one slider within a second is one
@@ -110,10 +112,10 @@ private:
     std::vector<std::string> active_preset_;           // per simulation; empty when none
     std::vector<Judgement> judgements_;                // per simulation: the active preset's verdict
     std::vector<std::uint64_t> runs_;                  // per simulation: resets so far
+    std::vector<std::uint64_t> ticks_;                 // per simulation: ticks since its reset
     std::vector<std::vector<SettingChange>> changes_;  // per simulation, this run's
     bool applying_preset_ = false;
     double carry_s_ = 0.0;
-    std::uint64_t ticks_ = 0;
 };
 
 // One "key=value" part of a settings list, pointing into the list's text.

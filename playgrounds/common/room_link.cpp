@@ -48,7 +48,9 @@ std::string split_room_link(std::string_view hash, RoomLink& link, std::vector<s
         } else if (part.rfind("name=", 0) == 0) {
             const std::string name = url_decode(part.substr(5));
             if (name.empty() || name.size() > kMaxNameBytes) {
-                errors.push_back("'name' must be 1 to 24 characters");
+                errors.push_back("'name' must be 1 to 24 bytes of UTF-8 (24 letters of English, fewer of others)");
+            } else if (!valid_utf8(name)) {
+                errors.push_back("'name' is not valid UTF-8: percent-encode its letters' UTF-8 bytes");
             } else {
                 link.name = sanitize_name(name);
             }

@@ -45,12 +45,16 @@ void read_string(ByteReader& r, std::string& out, std::size_t max) {
     out.resize(n);
     r.read_bytes({reinterpret_cast<std::uint8_t*>(out.data()), n});
     if (!r.ok()) return;
-    for (char c : out) {
-        if (c < 0x20 || c > 0x7e) {
+    // Printable text in UTF-8 (a student's name may be "Zoë 李"): no control bytes, no
+    // malformed sequences.
+    for (const char c : out) {
+        const auto b = static_cast<unsigned char>(c);
+        if (b < 0x20 || b == 0x7f) {
             r.fail(WireError::Malformed);
             return;
         }
     }
+    if (!valid_utf8(out)) r.fail(WireError::Malformed);
 }
 
 // Signalling text: SDP's lines end in CR LF, so those two are allowed besides printable ASCII.
@@ -573,19 +577,73 @@ WireError decode_roster(std::span<const std::uint8_t> bytes, std::vector<RosterE
     return r.error();
 }
 
+namespace {
+// The code point at text[at] and its length in bytes; length 0 when the bytes there are not
+// well-formed UTF-8.
+struct CodePoint {
+    char32_t value = 0;
+    std::size_t length = 0;
+};
+CodePoint next_code_point(std::string_view text, std::size_t at) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(at);
+    if (lead < 0x80) return {lead, 1};
+    const std::size_t length = lead >= 0xC2 && lead <= 0xDF   ? 2
+                               : lead >= 0xE0 && lead <= 0xEF ? 3
+                               : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                              : 0;
+    if (length == 0 || at + length > text.size()) return {};
+    char32_t value = lead & (0xFFu >> (length + 1));
+    for (std::size_t i = 1; i < length; ++i) {
+        if ((byte(at + i) & 0xC0) != 0x80) return {};
+        value = (value << 6) | (byte(at + i) & 0x3F);
+    }
+    const char32_t least = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
+    if (value < least || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return {};
+    return {value, length};
+}
+bool is_space(char32_t c) {
+    return c == ' ' || c == 0xA0 || c == 0x3000 || (c >= 0x2000 && c <= 0x200A);
+}
+// Controls (C0, DEL, C1), zero-width and direction marks, line and paragraph separators, the
+// byte-order mark, and the interlinear annotation and object characters: nothing a name shows.
+bool is_invisible(char32_t c) {
+    return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0xAD || (c >= 0x200B && c <= 0x200F) ||
+           (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) || c == 0xFEFF || (c >= 0xFFF9 && c <= 0xFFFC);
+}
+}  // namespace
+
+bool valid_utf8(std::string_view text) {
+    for (std::size_t at = 0; at < text.size();) {
+        const CodePoint c = next_code_point(text, at);
+        if (c.length == 0) return false;
+        at += c.length;
+    }
+    return true;
+}
+
 std::string sanitize_name(std::string_view name) {
     std::string out;
     bool space = false;
-    for (char c : name) {
-        if (out.size() >= kMaxNameBytes) break;
-        const bool printable = c >= 0x21 && c <= 0x7e;
-        if (!printable) {
+    for (std::size_t at = 0; at < name.size();) {
+        const CodePoint c = next_code_point(name, at);
+        if (c.length == 0) {  // a malformed byte: dropped
+            ++at;
+            continue;
+        }
+        const std::string_view bytes = name.substr(at, c.length);
+        at += c.length;
+        if (is_space(c.value)) {
             space = !out.empty();
             continue;
         }
-        if (space && out.size() + 1 < kMaxNameBytes) out.push_back(' ');
+        if (is_invisible(c.value)) continue;
+        const std::size_t need = bytes.size() + (space ? 1 : 0);
+        if (out.size() + need > kMaxNameBytes) break;
+        if (space) out.push_back(' ');
         space = false;
-        out.push_back(c == '<' || c == '>' || c == '&' || c == '"' ? '?' : c);
+        const bool markup = c.value == '<' || c.value == '>' || c.value == '&' || c.value == '"';
+        out += markup ? std::string_view("?") : bytes;
     }
     return out.empty() ? std::string("player") : out;
 }

@@ -89,7 +89,7 @@ struct HelloMessage {
     std::uint32_t protocol = kRoomProtocol;
     std::string build;       // room_build_id() of the page
     std::string playground;  // "horde", "blackhole"
-    std::string name;        // display name, <= kMaxNameBytes, printable ASCII
+    std::string name;        // display name, <= kMaxNameBytes of UTF-8 (sanitize_name)
 };
 
 struct InputMessage {
@@ -271,8 +271,13 @@ WireError decode_rtc_signal_out(std::span<const std::uint8_t> bytes, RtcSignalMe
 WireError decode_udp_grant(std::span<const std::uint8_t> bytes, std::vector<std::uint8_t>& token);
 WireError decode_transport_state(std::span<const std::uint8_t> bytes, TransportStateMessage& out);
 
-// A display name made safe: printable ASCII only (others become '?'), spaces collapsed and
-// trimmed, at most kMaxNameBytes; empty becomes "player".
+// A display name made safe: letters of any language kept as UTF-8 ("José Müller", "Zoë 李");
+// control, format and invisible characters and malformed bytes dropped; '<' '>' '&' '"' become
+// '?'; runs of spaces one space, trimmed; at most kMaxNameBytes, cut between characters; empty
+// becomes "player".
 std::string sanitize_name(std::string_view name);
+// True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF). Every string on the wire must be (a hello whose name is not is refused).
+bool valid_utf8(std::string_view text);
 
 }  // namespace vantage::play

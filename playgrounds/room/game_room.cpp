@@ -189,7 +189,7 @@ void GameRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
     }
     if (decoded != WireError::Ok) {
         refuse(id, std::string("hello refused (") + to_string(decoded) +
-                       "): see room_wire.md for its fields and limits (a name is at most 24 bytes)");
+                       "): see room_wire.md for its fields and limits (a name is at most 24 bytes of UTF-8)");
         return;
     }
     const std::uint32_t protocol = decoded_.type == RoomMessage::Hello          ? decoded_.hello.protocol
@@ -227,6 +227,10 @@ void GameRoom::hello(ConnectionId id, std::span<const std::uint8_t> bytes) {
         return;
     }
     const HelloMessage& h = decoded_.hello;
+    if (!valid_utf8(h.name)) {
+        refuse(id, "your name is not valid UTF-8 (letters of any language are welcome): type it again");
+        return;
+    }
     if (h.playground != playground_) {
         refuse(id, "this room plays " + playground_ + ", not " + h.playground);
         return;

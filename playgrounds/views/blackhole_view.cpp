@@ -13,6 +13,7 @@
 #include "app/views.hpp"
 #include "blackhole/blackhole_remote.hpp"
 #include "blackhole/blackhole_sim.hpp"
+#include "common/preset.hpp"
 
 namespace vantage::play {
 namespace {
@@ -155,23 +156,32 @@ void draw_lane_readouts(const ViewContext& v, const BlackholeSim::Lane& lane) {
     auto m = [&](const char* meter) { return meter_value(v.meters, (lane.name + "." + meter).c_str()); };
     if (begin_readouts("readouts")) {
         readout("sent", "bytes per second to this client now (and over the session)",
-                format("%.1f KiB/s (session %.1f)", m("kib_s"), m("kib_s_lifetime")), format("%.1f KiB/s", m("kib_s")));
+                format("%s KiB/s (session %s)", plain_number(m("kib_s")).c_str(),
+                       plain_number(m("kib_s_lifetime")).c_str()),
+                format("%s KiB/s", plain_number(m("kib_s")).c_str()));
         readout("field", "the holes' share of those bytes",
-                format("%.2f KiB/s (%.0f%%)", m("field_kib_s"), m("field_share_pct")),
-                format("%.2f KiB/s", m("field_kib_s")));
+                format("%s KiB/s (%.0f%%)", plain_number(m("field_kib_s")).c_str(), m("field_share_pct")),
+                format("%s KiB/s", plain_number(m("field_kib_s")).c_str()));
+        // Numbers as the verdicts print them (plain_number): a verdict's figure is the one shown.
+        const std::string median = plain_number(m("error_median_px"));
         readout("pellet error", "median, 90th percentile and worst distance of this client's pellets from the server's",
-                format("%.0f px (p90 %.0f, worst %.0f)", m("error_median_px"), m("error_p90_px"), m("error_worst_px")),
-                format("%.0f px", m("error_median_px")));
+                format("%s px (p90 %s, worst %s)", median.c_str(), plain_number(m("error_p90_px")).c_str(),
+                       plain_number(m("error_worst_px")).c_str()),
+                format("%s px", median.c_str()));
+        const std::string attractors = plain_number(m("attractors"));
         readout("attractors", "holes or stand-ins this client integrates, and force evaluations per second",
-                format("%.1f (%.2f M evals/s)", m("attractors"), m("force_evals_m_s")),
-                format("%.1f", m("attractors")));
-        // The holes' weight, in the presets' words; the pull (which a stand-in can overshoot
-        // past 100%) and the field's error beside it when there is room.
+                format("%s (%.2f M evals/s)", attractors.c_str(), m("force_evals_m_s")), attractors);
+        // The holes' weight, in the presets' words; the pull and the field's error beside it
+        // when there is room. A stand-in at the centre of mass of far holes can pull harder
+        // than they do (the pull falls off with distance squared): over 100% reads "over".
+        const std::string weight = plain_number(m("weight_pct")) + "%";
+        const double pull = m("pull_pct");
+        const std::string pull_text =
+            pull > 100.5 ? format("pull %.0f%% over", pull - 100.0) : format("pull %.0f%%", std::min(pull, 100.0));
         readout("weight kept",
-                "the share of the holes' weight the client's field accounts for, its share of the real pull, the "
-                "field's error",
-                format("%.0f%% (pull %.0f%%, error %.1f%%)", m("weight_pct"), m("pull_pct"), m("field_error_pct")),
-                format("%.0f%%", m("weight_pct")));
+                "the share of the holes' weight the client's field accounts for; its share of the real pull (a "
+                "stand-in can pull harder than the holes it stands for: then it reads 'over'); the field's error",
+                format("%s (%s, error %.1f%%)", weight.c_str(), pull_text.c_str(), m("field_error_pct")), weight);
         end_readouts();
     }
 }
@@ -243,9 +253,13 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
 
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
     const std::vector<BlackholeSim::Lane>& lanes = sim.lanes();
+    // A phone shows one lane, chosen by name, across the width.
+    std::vector<std::string> names;
+    for (const BlackholeSim::Lane& lane : lanes) names.push_back(lane.name);
+    const int only = lane_picker("blackhole lanes", names);
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    const float col_w = (ImGui::GetContentRegionAvail().x - spacing * static_cast<float>(lanes.size() - 1)) /
-                        static_cast<float>(lanes.size());
+    const float shown = only >= 0 ? 1.0f : static_cast<float>(lanes.size());
+    const float col_w = (ImGui::GetContentRegionAvail().x - spacing * (shown - 1.0f)) / shown;
     // Font units: the title, the packet strip, the readouts and the two plots fit under the
     // world. When the height is short (a projector at 1.5x) the plots shrink to 4.5 em, then
     // the bandwidth plot goes (its number stays in the readouts), and the world keeps at least
@@ -264,7 +278,8 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
     static std::vector<LanePlots> lane_plots;  // the series' buffers, reused frame to frame
     const LaneScales scales = read_lane_plots(v, lanes, lane_plots);
     for (std::size_t i = 0; i < lanes.size(); ++i) {
-        if (i > 0) ImGui::SameLine();
+        if (only >= 0 && static_cast<int>(i) != only) continue;
+        if (i > 0 && only < 0) ImGui::SameLine();
         ImGui::BeginChild(lanes[i].name.c_str(), ImVec2(col_w, 0), false);
         ImGui::TextUnformatted(lane_title(lanes[i].kind, col_w));
         draw_lane_world(sim, lanes[i], side);
@@ -277,6 +292,7 @@ void draw_view(ViewContext& v, BlackholeSim& sim) {
             draw_lane_plots(v, lanes[i], lane_plots[i], scales, plot_h, plots);
         }
         ImGui::EndChild();
+        layout_mark("lane");
     }
     ImGui::EndChild();
 }
@@ -287,7 +303,7 @@ RoomWords room_words(const BlackholeRemote&) {
                 "You are a client of a black-hole room: this page integrates its own pellets with the field "
                 "the server sends it, over a real socket. Arrow keys, WASD or a drag on the view steer your hole.",
             .held = "pellets",
-            .error = "pellet error (mean)",
+            .error = "pellet error (median)",
             .error_short = "pellet error",
             .plot_meter = "room.err_mean_px",
             .plot_label = "pellet error",

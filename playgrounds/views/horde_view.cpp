@@ -10,6 +10,7 @@
 #include "app/room_session.hpp"
 #include "app/ui.hpp"
 #include "app/views.hpp"
+#include "common/preset.hpp"
 #include "horde/horde_sim.hpp"
 
 namespace vantage::play {
@@ -110,14 +111,14 @@ void lane_readouts(const std::vector<Meter>& m, const HordeLane& lane) {
     const ImVec4 normal(0.85f, 0.85f, 0.85f, 1.0f);
     const ImVec4 alarm(1.0f, 0.4f, 0.4f, 1.0f);
     if (!begin_readouts("readouts")) return;
-    const double alive = meter_value(m, "alive");
-    const double held = get("knows");
-    const double culled = alive > 0 ? 100.0 * (1.0 - held / alive) : 0.0;
-    readout("held", "enemies this lane's client holds, of all alive on the server, and the share culled",
-            format("%.0f of %.0f (%.0f%% culled)", held, alive, culled), format("%.0f", held));
+    // Numbers as the verdicts print them (plain_number), so a verdict's figure is the one shown.
+    const std::string held = plain_number(get("knows"));
+    readout("held", "enemies this lane's client holds, of all alive on the server",
+            format("%s of %s", held.c_str(), plain_number(meter_value(m, "alive")).c_str()), held);
+    const std::string kib = plain_number(get("kib_s"));
     readout("sent", "bytes per second to this client now (and over the session)",
-            format("%.1f KiB/s (session %.1f)", get("kib_s"), get("lifetime_kib_s")),
-            format("%.1f KiB/s", get("kib_s")));
+            format("%s KiB/s (session %s)", kib.c_str(), plain_number(get("lifetime_kib_s")).c_str()),
+            format("%s KiB/s", kib.c_str()));
     readout(
         "per frame", "entities in a frame: entered and left",
         format("%.0f: +%.1f -%.1f", get("entities_per_packet"), get("spawns_per_packet"), get("despawns_per_packet")),
@@ -128,15 +129,16 @@ void lane_readouts(const std::vector<Meter>& m, const HordeLane& lane) {
             mismatches > 0 ? alarm : normal);
     const double phantoms = get("phantoms");
     readout("phantoms", "enemies the client draws that the server no longer has (red), and ones it misses",
-            format("%.1f (missing %.1f)", phantoms, get("missing")), format("%.1f", phantoms),
-            phantoms > 10 ? alarm : normal);
+            format("%s (missing %s)", plain_number(phantoms).c_str(), plain_number(get("missing")).c_str()),
+            plain_number(phantoms), phantoms > 10 ? alarm : normal);
     readout("error", "mean and worst distance between a held enemy and the truth",
             format("%.1f px (worst %.0f)", get("err_mean_px"), get("err_worst_px")),
             format("%.1f px", get("err_mean_px")));
     if (!std::isnan(get("summaries"))) {
         readout("crowd", "summaries of the world outside the view, the share of it they cover, their bytes",
-                format("%.0f blobs, %.0f%%, %.2f KiB/s", get("summaries"), get("coverage_pct"), get("crowd_kib_s")),
-                format("%.0f%%", get("coverage_pct")));
+                format("%s blobs, %s%%, %s KiB/s", plain_number(get("summaries")).c_str(),
+                       plain_number(get("coverage_pct")).c_str(), plain_number(get("crowd_kib_s")).c_str()),
+                format("%s (%s%%)", plain_number(get("summaries")).c_str(), plain_number(get("coverage_pct")).c_str()));
     } else {
         readout("resyncs",
                 "full baselines sent after the join: nothing the client acknowledged was left to diff against",
@@ -181,6 +183,15 @@ void draw_view(ViewContext& v, HordeSim& sim) {
     std::vector<std::string> names;
     for (std::size_t i = 0; i < sim.lane_count(); ++i) names.push_back(sim.lane(i).config().name);
     const int only = lane_picker("horde lanes", names);
+    // The world's numbers, the same for every lane: what is alive and what the view culls.
+    layout_keys_clear();
+    const std::string world = format("%s alive on the server; each client's view culls %s%% of them",
+                                     plain_number(meter_value(v.meters, "alive")).c_str(),
+                                     plain_number(meter_value(v.meters, "culled_pct")).c_str());
+    ImGui::BeginGroup();
+    wrap_at_spaces(world);
+    ImGui::EndGroup();
+    layout_text("world", world);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const std::size_t lanes = only >= 0 ? 1 : sim.lane_count();
     const float gap = ImGui::GetStyle().ItemSpacing.x;
@@ -192,7 +203,10 @@ void draw_view(ViewContext& v, HordeSim& sim) {
     const float spacing_y = ImGui::GetStyle().ItemSpacing.y;
     const float plots_h = std::max(em(6.0f), avail.y * 0.22f);
     const float text_h = row_h * (kReadoutRows + 1) + spacing_y * 3;
-    const float camera = std::max(em(6.0f), std::min(column, avail.y - plots_h - spacing_y - text_h));
+    // The readouts come before the plots: when the camera, the readouts and the plots do not
+    // all fit (a projector at 1.5x under a preset's story), the plots move below the fold.
+    const float room = avail.y - spacing_y - text_h;
+    const float camera = std::max(em(4.0f), std::min(column, std::max(room - plots_h, std::min(em(6.0f), room))));
     const float lane_h = camera + text_h;
     for (std::size_t i = 0; i < sim.lane_count(); ++i) {
         if (only >= 0 && static_cast<int>(i) != only) continue;
@@ -221,6 +235,7 @@ void draw_view(ViewContext& v, HordeSim& sim) {
         lane_readouts(v.meters, lane);
         ImGui::EndChild();
         layout_mark("horde.lane");
+        layout_mark("lane");
         ImGui::PopID();
     }
     // Three plots side by side, or one under another on a phone (the area scrolls).

@@ -10,6 +10,7 @@
 
 #include "app/ui.hpp"
 #include "app/views.hpp"
+#include "common/preset.hpp"
 #include "netcode/netcode_sim.hpp"
 #include "netcode/netcode_wire.hpp"
 
@@ -121,10 +122,16 @@ Vec2 draw_client(NetcodeSim& sim, std::size_t index, ImVec2 size) {
         w.line(s.aim - Vec2{9, 0}, s.aim + Vec2{9, 0}, fade(color, alpha));
         w.line(s.aim - Vec2{0, 9}, s.aim + Vec2{0, 9}, fade(color, alpha));
     }
-    char title[160];
-    std::snprintf(title, sizeof title, "client %s: %s", c.name, mechanism_list(c.mech).c_str());
+    // The mechanisms on one line over the world; a narrow lane (a projector) counts them
+    // instead of wrapping the list over the players (the sidebar's boxes name them).
+    const std::string list = mechanism_list(c.mech);
+    std::string title = format("client %s: %s", c.name, list.c_str());
+    if (ImGui::CalcTextSize(title.c_str()).x > w.size.x - 8.0f && list != "everything off") {
+        const auto n = std::count(list.begin(), list.end(), ',') + 1;
+        title = format("client %s: %d mechanisms on", c.name, static_cast<int>(n));
+    }
     w.dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(w.origin.x + 4.0f, w.origin.y + 2.0f), kTextColor,
-                  title, nullptr, w.size.x - 8.0f);
+                  title.c_str(), nullptr, w.size.x - 8.0f);
     end_world_view(w);
     return steer;
 }
@@ -218,11 +225,13 @@ void readouts(const ViewContext& v, const ClientLane& c, float width) {
     };
     if (!begin_readouts("readouts", width)) return;
     readout("prediction error", help("prediction_error_px").c_str(),
-            format("%.1f px (correction %.2f)", m("prediction_error_px"), m("correction_px")),
-            format("%.1f px", m("prediction_error_px")));
+            format("%s px (correction %s)", plain_number(m("prediction_error_px")).c_str(),
+                   plain_number(m("correction_px")).c_str()),
+            format("%s px", plain_number(m("prediction_error_px")).c_str()));
     // The rows the presets quote come first, so a projector's short lanes still show them.
-    readout("stutter", help("remote_stutter_px").c_str(), format("%.2f px a frame", m("remote_stutter_px")),
-            format("%.2f px", m("remote_stutter_px")));
+    readout("stutter", help("remote_stutter_px").c_str(),
+            format("%s px a frame", plain_number(m("remote_stutter_px")).c_str()),
+            format("%s px", plain_number(m("remote_stutter_px")).c_str()));
     readout("shots", help("shots").c_str(),
             format("%.0f: %.0f hit rewound, %.0f present", m("shots"), m("hits_lag_comp"), m("hits_present")),
             format("%.0f/%.0f/%.0f", m("shots"), m("hits_lag_comp"), m("hits_present")));
@@ -321,14 +330,21 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
     }
 
     ImGui::BeginChild("lanes", ImVec2(0, 0), false);
+    // A phone shows one column (a client, or the server) across the width; the client with
+    // the mechanisms on first.
+    static const std::string kLaneNames[] = {"on", "off", "server"};
+    const int picked_lane = lane_picker("netcode lanes", kLaneNames);
+    const int only = picked_lane < 0 ? -1 : 2 - picked_lane;
     const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float width = std::max(em(6.0f), (ImGui::GetContentRegionAvail().x - 2.0f * gap) / 3.0f);
+    const float columns = only >= 0 ? 1.0f : 3.0f;
+    const float width = std::max(em(6.0f), (ImGui::GetContentRegionAvail().x - (columns - 1.0f) * gap) / columns);
     std::array<LanePlots, 2> lane_series;
     const PlotTops tops = plot_tops(v, sim, lane_series);
     const ImVec2 world(width, width * Arena::kHeight / Arena::kWidth);
     Vec2 steer = keys.normalize();
     for (std::size_t col = 0; col < 3; ++col) {
-        if (col > 0) ImGui::SameLine();
+        if (only >= 0 && static_cast<int>(col) != only) continue;
+        if (col > 0 && only < 0) ImGui::SameLine();
         ImGui::BeginGroup();
         ImGui::PushID(static_cast<int>(col));
         ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
@@ -357,6 +373,7 @@ void draw_view(ViewContext& v, NetcodeSim& sim) {
         ImGui::PopTextWrapPos();
         ImGui::PopID();
         ImGui::EndGroup();
+        layout_mark("lane");
     }
     ImGui::EndChild();
     // Nothing held: the player stands still (the autopilot ignores this).

@@ -134,80 +134,182 @@ void draw_world(const ProximitySim& sim, float side_px) {
     layout_mark("proximity.world", w.origin, ImVec2(w.origin.x + w.size.x, w.origin.y + w.size.y));
 }
 
-void draw_lane_table(ViewContext& v, const ProximitySim& sim) {
+// The table's columns: what each lane costs and whether it is right. "upkeep" is the part of
+// the operations spent keeping the structure itself (a rebuild, or maintenance move by move);
+// "per creature" is the operations a tick over the creatures, the cost of one query.
+constexpr const char* kColumns[] = {"lane", "ops/tick", "upkeep", "per creature", "events", "disagree", "ms (page)"};
+
+// One cell's number as the verdicts print it (plain_number), recorded as shown.
+void cell(const char* column, const std::string& text) {
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(text.c_str());
+    layout_text(column, text);
+}
+
+void draw_lane_row(ViewContext& v, const ProximitySim::Lane& lane) {
     const PhaseClock& clock = phase_clock();
-    auto m = [&](const std::string& name) { return meter_value(v.meters, name.c_str()); };
-    if (!ImGui::BeginTable("lanes", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-    for (const char* h : {"lane", "ms/tick (page)", "ops/tick", "events/tick", "disagree", "pairs"}) {
-        ImGui::TableSetupColumn(h);
-    }
-    ImGui::TableHeadersRow();
-    for (const ProximitySim::Lane& lane : sim.lanes()) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(lane_title(lane.kind));
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lane_help(lane.kind));
-        if (!lane.active) {
-            ImGui::TableNextColumn();
-            ImGui::TextDisabled(lane.kind == ProximityLaneKind::Brute ? "off (above the cap)" : "off");
-            continue;
-        }
-        ImGui::TableNextColumn();
-        const double ms = clock.ms(lane.name.c_str());
-        ImGui::Text(ms >= 0 ? "%.2f" : "-", ms);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(plain_number(m(lane.name + ".ops")).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(plain_number(m(lane.name + ".events")).c_str());
-        ImGui::TableNextColumn();
-        const double d = m(lane.name + ".disagree");
-        if (d > 0) {
-            ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%.0f", d);
-        } else {
-            ImGui::TextUnformatted("0 (exact)");
-        }
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(plain_number(m(lane.name + ".pairs")).c_str());
-    }
-    if (sim.settings().representative) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted("nearest: exact");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("the exact nearest creature, through the dense bin");
-        ImGui::TableNextColumn();
-        ImGui::Text("%.2f", clock.ms("exact nearest"));
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(plain_number(m("nearest.exact_ops")).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted("-");
-        ImGui::TableNextColumn();
+    auto m = [&](const char* meter) { return meter_value(v.meters, (lane.name + "." + meter).c_str()); };
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(lane_title(lane.kind));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", lane_help(lane.kind));
+    layout_keys_clear();
+    cell("ops/tick", plain_number(m("ops")));
+    cell("upkeep", plain_number(m("build_ops")));
+    cell("per creature", plain_number(m("ops_per_creature")));
+    cell("events", plain_number(m("events")));
+    const double d = m("disagree");
+    ImGui::TableNextColumn();
+    if (d > 0) {
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", plain_number(d).c_str());
+    } else {
         ImGui::TextUnformatted("0 (exact)");
-        ImGui::TableNextColumn();
-        ImGui::Text("%s found", plain_number(m("nearest.answered")).c_str());
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted("nearest: representative");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("one representative per cell: at most nine reads per query");
-        ImGui::TableNextColumn();
-        ImGui::Text("%.2f", clock.ms("representative"));
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(plain_number(m("nearest.rep_ops")).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted("-");
-        ImGui::TableNextColumn();
-        ImGui::Text("%.0f%% differ, +%.2f cells (worst %.2f)", m("nearest.mismatch_pct"), m("nearest.error_cells"),
-                    m("nearest.worst_cells"));
-        ImGui::TableNextColumn();
+    }
+    layout_text("disagree", d > 0 ? plain_number(d) : "0 (exact)");
+    const double ms = clock.ms(lane.name.c_str());
+    cell("ms (page)", ms >= 0 ? format("%.2f", ms) : "-");
+}
+
+// The lines under the table, each a function of the meters so the layout can measure them
+// before drawing: the nearest-creature question (the exact query against one representative
+// per cell), the crowd, the pack centre.
+std::string nearest_text(ViewContext& v) {
+    auto m = [&](const char* meter) { return plain_number(meter_value(v.meters, meter)); };
+    const std::string exact = m("nearest.exact_ops_per_query");
+    const std::string rep = m("nearest.rep_ops_per_query");
+    const std::string differ = m("nearest.mismatch_pct");
+    const std::string worst = m("nearest.worst_cells");
+    return format(
+        "nearest creature: the exact query reads %s a query, one representative per cell %s; %s%% of its "
+        "answers differ, the worst by %s cells",
+        exact.c_str(), rep.c_str(), differ.c_str(), worst.c_str());
+}
+std::string crowd_text(ViewContext& v) {
+    auto m = [&](const char* meter) { return plain_number(meter_value(v.meters, meter)); };
+    const std::string creatures = m("creatures");
+    const std::string density = m("density");
+    return format("%s creatures, %s per cell (density), %s pairs within r", creatures.c_str(), density.c_str(),
+                  m("dense.pairs").c_str());
+}
+std::string pack_text(ViewContext& v, const ProximitySim& sim) {
+    auto m = [&](const char* meter) { return plain_number(meter_value(v.meters, meter)); };
+    const std::string ops = m("pack.ops");
+    return format("pack centre: %s, %s ops/tick (the other way: %s)",
+                  sim.settings().pack_leader ? "one centroid" : "all pairs", ops.c_str(), m("pack.other_ops").c_str());
+}
+
+struct Note {
+    const char* name;
+    std::string (*text)(ViewContext&, const ProximitySim&);
+};
+constexpr Note kNotes[] = {
+    {"nearest",
+     [](ViewContext& v, const ProximitySim& sim) {
+         return sim.settings().representative ? nearest_text(v) : std::string();
+     }},
+    {"crowd", [](ViewContext& v, const ProximitySim&) { return crowd_text(v); }},
+    {"pack", [](ViewContext& v,
+                const ProximitySim& sim) { return sim.settings().cohesion ? pack_text(v, sim) : std::string(); }},
+};
+
+// The height the notes take at the current width (wrapped at spaces, as drawn).
+float notes_height(ViewContext& v, const ProximitySim& sim) {
+    float h = 0.0f;
+    const float width = ImGui::GetContentRegionAvail().x;
+    for (const Note& n : kNotes) {
+        const std::string text = n.text(v, sim);
+        if (!text.empty())
+            h += ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
+    }
+    layout_keys_clear();
+    return h;
+}
+
+void draw_notes(ViewContext& v, const ProximitySim& sim) {
+    for (const Note& n : kNotes) {
+        layout_keys_clear();
+        const std::string text = n.text(v, sim);
+        if (text.empty()) continue;
+        ImGui::BeginGroup();
+        wrap_at_spaces(text);
+        ImGui::EndGroup();
+        if (std::strcmp(n.name, "crowd") == 0) {
+            const PhaseClock& clock = phase_clock();
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip(
+                    "measured in this page: motion %.2f ms, check %.2f ms, exact nearest %.2f ms, "
+                    "representative %.2f ms per tick",
+                    clock.ms("motion"), clock.ms("check"), clock.ms("exact nearest"), clock.ms("representative"));
+        }
+        layout_text(n.name, text);
+    }
+}
+
+void draw_lane_table(ViewContext& v, const ProximitySim& sim) {
+    if (!ImGui::BeginTable("lanes", IM_ARRAYSIZE(kColumns), ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+        return;
+    }
+    for (const char* h : kColumns) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    std::string off;
+    for (const ProximitySim::Lane& lane : sim.lanes()) {
+        if (lane.active) {
+            draw_lane_row(v, lane);
+        } else {
+            off += std::string(off.empty() ? "" : ", ") + lane_title(lane.kind) +
+                   (lane.kind == ProximityLaneKind::Brute ? " (above its cap)" : "");
+        }
     }
     ImGui::EndTable();
     layout_mark("proximity.table");
-    if (sim.settings().cohesion) {
-        ImGui::Text("pack centre: %s, %s ops/tick (the other way: %s), %.2f ms (page, with motion)",
-                    sim.settings().pack_leader ? "one centroid" : "all pairs", plain_number(m("pack.ops")).c_str(),
-                    plain_number(m("pack.other_ops")).c_str(), clock.ms("motion"));
+    // The lanes switched off, on one line: their rows would push the totals off a projector.
+    if (!off.empty()) ImGui::TextDisabled("off: %s", off.c_str());
+    draw_notes(v, sim);
+}
+
+// A phone: one lane's numbers as a list, the lane chosen by name.
+void draw_lane_list(ViewContext& v, const ProximitySim& sim) {
+    std::vector<std::string> names;
+    std::vector<const ProximitySim::Lane*> lanes;
+    for (const ProximitySim::Lane& lane : sim.lanes()) {
+        if (!lane.active) continue;
+        names.emplace_back(lane_title(lane.kind));
+        lanes.push_back(&lane);
     }
-    ImGui::Text("motion %.2f ms, check %.2f ms per tick; density %.2f creatures per cell", clock.ms("motion"),
-                clock.ms("check"), m("density"));
+    if (sim.settings().representative) names.emplace_back("nearest");
+    const int only = lane_picker("proximity lanes", names);
+    if (begin_readouts("lane")) {
+        if (only >= 0 && static_cast<std::size_t>(only) < lanes.size()) {
+            const ProximitySim::Lane& lane = *lanes[static_cast<std::size_t>(only)];
+            auto m = [&](const char* meter) { return meter_value(v.meters, (lane.name + "." + meter).c_str()); };
+            readout("ops/tick", "operations a tick, upkeep included", plain_number(m("ops")), plain_number(m("ops")));
+            readout("upkeep", "operations a tick spent keeping the structure", plain_number(m("build_ops")),
+                    plain_number(m("build_ops")));
+            readout("per creature", "operations a tick over the creatures", plain_number(m("ops_per_creature")),
+                    plain_number(m("ops_per_creature")));
+            readout("events/tick", "start and stop of being near, a tick", plain_number(m("events")),
+                    plain_number(m("events")));
+            const double d = m("disagree");
+            readout("disagree", "pairs this lane got wrong against brute force", d > 0 ? plain_number(d) : "0 (exact)",
+                    d > 0 ? plain_number(d) : "0");
+            readout("pairs", "pairs within r", plain_number(m("pairs")), plain_number(m("pairs")));
+        } else if (only >= 0) {
+            auto m = [&](const char* meter) { return meter_value(v.meters, meter); };
+            readout("exact", "reads a query of the exact nearest",
+                    plain_number(m("nearest.exact_ops_per_query")) + " a query",
+                    plain_number(m("nearest.exact_ops_per_query")));
+            readout("representative", "reads a query through one representative per cell",
+                    plain_number(m("nearest.rep_ops_per_query")) + " a query",
+                    plain_number(m("nearest.rep_ops_per_query")));
+            readout("differ", "answers that are not the exact nearest", plain_number(m("nearest.mismatch_pct")) + "%",
+                    plain_number(m("nearest.mismatch_pct")) + "%");
+            readout("worst", "the worst answer's extra distance", plain_number(m("nearest.worst_cells")) + " cells",
+                    plain_number(m("nearest.worst_cells")));
+        }
+        end_readouts();
+        layout_mark("lane");
+    }
+    draw_notes(v, sim);
 }
 
 }  // namespace
@@ -225,10 +327,19 @@ void draw_view(ViewContext& v, ProximitySim& sim) {
     }
     ImGui::BeginChild("main", ImVec2(0, 0), false);
     const float avail_y = ImGui::GetContentRegionAvail().y;
-    const float table_h = 11.0f * ImGui::GetTextLineHeightWithSpacing();
-    const float side_px = std::max(em(8.0f), std::min(ImGui::GetContentRegionAvail().x, avail_y - table_h));
+    // Under the world: the header, a row per active lane, the "off" line and the notes (on a
+    // phone the lane buttons and one lane's list instead of the table). The world takes the rest.
+    int rows = 2;
+    for (const ProximitySim::Lane& lane : sim.lanes()) rows += lane.active ? 1 : 0;
+    if (narrow_layout()) rows = 9;
+    const float table_h = static_cast<float>(rows) * ImGui::GetFrameHeightWithSpacing() + notes_height(v, sim);
+    const float side_px = std::max(em(5.0f), std::min(ImGui::GetContentRegionAvail().x, avail_y - table_h));
     draw_world(sim, side_px);
-    draw_lane_table(v, sim);
+    if (narrow_layout()) {
+        draw_lane_list(v, sim);
+    } else {
+        draw_lane_table(v, sim);
+    }
     ImGui::EndChild();
 }
 

@@ -273,6 +273,7 @@ suite.test('the performance overlay measures simulation, frame time and memory',
 
 (await import('./page_weight.mjs')).register(suite);
 (await import('./workshop.mjs')).register(suite);
+(await import('./stories.mjs')).register(suite);
 
 // Each playground adds its own browser tests in tests/browser/playground_<name>.mjs, which
 // exports register(suite).

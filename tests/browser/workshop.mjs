@@ -84,4 +84,32 @@ export function register(suite) {
       await context.close();
     }
   });
+
+  suite.test('workshop: on a phone every tab shows one lane across the width, its readouts whole, the clock readable', async ({ page, base }) => {
+    const context = await page.context().browser().newContext({
+      viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+    const phone = await context.newPage();
+    const problems = [];
+    try {
+      await openApp(phone, base, 'meter', 10);
+      for (const tab of ['blackhole', 'horde', 'meter', 'netcode', 'proximity']) {
+        await phone.evaluate((name) => window.vantage.set('playground', name), tab);
+        await phone.waitForFunction(() => window.vantage.state().tick >= 20, null, { timeout: 20000 });
+        await phone.waitForTimeout(300);
+        const l = await layout(phone);
+        const lane = l.lane;
+        if (!lane || lane[2] - lane[0] < 330 || lane[2] > 390.5) problems.push(`${tab}: the lane is at ${lane}`);
+        const readouts = l.texts.filter((t) => !['clock', 'tour'].includes(t[0]));
+        if (readouts.length < 3) problems.push(`${tab}: ${readouts.length} readouts on screen: ${JSON.stringify(l.texts)}`);
+        for (const t of l.texts.filter((t) => t[3])) problems.push(`${tab}: '${t[0]}' is cut: '${t[1]}'`);
+        if (!l.texts.some((t) => t[0] === 'clock' && !t[3])) problems.push(`${tab}: the clock is not shown whole`);
+        const doc = await phone.evaluate(() => ({ w: document.documentElement.scrollWidth, c: window.innerWidth }));
+        if (doc.w > doc.c) problems.push(`${tab}: the page scrolls sideways (${doc.w} > ${doc.c})`);
+        await phone.screenshot({ path: `${suite.shotDir}/workshop-phone-${tab}.png` });
+      }
+    } finally {
+      await context.close();
+    }
+    assert(!problems.length, '\n        ' + problems.join('\n        '));
+  });
 }

@@ -88,6 +88,23 @@ TEST(Host, AdvanceRunsWholeFixedTicksAndCarriesTheRemainder) {
     EXPECT_EQ(h.ticks(), 10u);
 }
 
+// A tab's tick counter is its own: the tab shown counts, a hidden one (which does not run)
+// keeps its count for when it is shown again, and a reset of one tab restarts only its own.
+TEST(Host, EachPlaygroundCountsItsOwnTicks) {
+    Host h(make_all_simulations());
+    ASSERT_EQ(h.set("playground", "meter"), "");
+    for (int i = 0; i < 30; ++i) h.single_step();
+    ASSERT_EQ(h.set("playground", "netcode"), "");
+    EXPECT_EQ(h.ticks(), 0u);
+    EXPECT_NE(h.state_json().find("\"tick\":0,"), std::string::npos) << h.state_json();
+    for (int i = 0; i < 5; ++i) h.single_step();
+    EXPECT_EQ(h.ticks(), 5u);
+    ASSERT_EQ(h.set("playground", "meter"), "");
+    EXPECT_EQ(h.ticks(), 30u);
+    ASSERT_EQ(h.set("seed", "4"), "");  // a new world for every tab
+    EXPECT_EQ(h.ticks(), 0u);
+}
+
 TEST(Host, StateJsonCarriesSettingsMetersAndChecksum) {
     Host h = make_host();
     for (int i = 0; i < 120; ++i) h.single_step();

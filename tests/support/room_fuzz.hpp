@@ -16,8 +16,12 @@
 
 namespace vantage::fuzz {
 
+// The wire's text: at most `max` bytes of well-formed UTF-8 without control characters.
 inline bool printable(const std::string& s, std::size_t max) {
-    return s.size() <= max && std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c <= 0x7e; });
+    return s.size() <= max && play::valid_utf8(s) && std::all_of(s.begin(), s.end(), [](char c) {
+               const auto b = static_cast<unsigned char>(c);
+               return b >= 0x20 && b != 0x7f;
+           });
 }
 
 // Signalling text: printable ASCII, CR and LF (SDP's line ends).
