@@ -260,7 +260,7 @@ Bytes valid_client_message(XorShift& rng) {
             static const char* kTexts[] = {
                 "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n",
                 "candidate:1 1 UDP 2122260223 127.0.0.1 50000 typ host", "", "no udp"};
-            const auto kind = static_cast<RtcSignalKind>(std::array{1, 3, 4}[rng.below(3)]);
+            const auto kind = static_cast<RtcSignalKind>(std::array{1, 3, 4}[static_cast<std::size_t>(rng.below(3))]);
             encode_rtc_signal(w, {.kind = kind, .text = kTexts[rng.below(4)]});
             break;
         }
