@@ -12,8 +12,6 @@
 namespace vantage::play {
 namespace {
 
-using namespace std::chrono_literals;
-
 TEST(DisplayName, LettersOfAnyLanguageSurviveSanitising) {
     EXPECT_EQ(sanitize_name("Jos\xc3\xa9 M\xc3\xbcller"), "Jos\xc3\xa9 M\xc3\xbcller");  // José Müller
     EXPECT_EQ(sanitize_name("Zo\xc3\xab \xe6\x9d\x8e"), "Zo\xc3\xab \xe6\x9d\x8e");      // Zoë 李
