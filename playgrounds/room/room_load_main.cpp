@@ -18,7 +18,6 @@
 //   [--latency MS] [--jitter MS]
 //                     [--loss-cmd CMD] [--clear-loss-at S --clear-loss-cmd CMD] [--markdown FILE]
 #include <pthread.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +34,7 @@
 
 #include "common/host.hpp"
 #include "room/horde_room.hpp"
+#include "room/process_stats.hpp"
 #include "room/room_bot.hpp"
 #include "room/room_server.hpp"
 #include "room/udp_room.hpp"
@@ -46,34 +46,6 @@ namespace {
 
 double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-double rss_mib() {
-    long pages = 0, resident = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-        std::fclose(f);
-    }
-    return static_cast<double>(resident) * 4096.0 / (1024.0 * 1024.0);
-}
-
-int threads() {
-    int n = 0;
-    if (FILE* f = std::fopen("/proc/self/status", "r")) {
-        char line[256];
-        while (std::fgets(line, sizeof line, f)) {
-            if (std::sscanf(line, "Threads: %d", &n) == 1) break;
-        }
-        std::fclose(f);
-    }
-    return n;
-}
-
-double cpu_ms() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return (static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000.0 +
-            static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000.0);
 }
 
 // CPU time of one thread (the room's), ms.
@@ -266,7 +238,7 @@ int main(int argc, char** argv) {
     timer.take_and_reset();
     if (!loss_cmd.empty() && std::system(loss_cmd.c_str()) != 0)
         std::fprintf(stderr, "room load: '%s' failed\n", loss_cmd.c_str());
-    const double cpu0 = cpu_ms();
+    const double cpu0 = room::process_cpu_ms();
     const double server_cpu0 = thread_cpu_ms(thread);
     const room::UdpRoomStats udp0 = udp.stats();  // read while the room runs: counters only, a torn read is harmless
     std::uint64_t messages0 = 0;
@@ -317,17 +289,17 @@ int main(int argc, char** argv) {
         if (every > 0 && ms_since(m0) >= next_line * 1000.0) {
             const PhaseTimer::Snapshot s = timer.take_and_reset();
             merge(lines, s);
-            std::printf("  t=%5.0f s  rss %.1f MiB  tick mean %.2f ms, worst %.2f ms\n", next_line, rss_mib(),
-                        s.ticks > 0 ? s.tick_ms / s.ticks : 0.0, s.worst_ms);
+            std::printf("  t=%5.0f s  rss %.1f MiB  tick mean %.2f ms, worst %.2f ms\n", next_line,
+                        room::process_rss_mib(), s.ticks > 0 ? s.tick_ms / s.ticks : 0.0, s.worst_ms);
             std::fflush(stdout);
             next_line += every;
         }
     }
     const double measured_s = ms_since(m0) / 1000.0;
-    const double cpu = cpu_ms() - cpu0;
+    const double cpu = room::process_cpu_ms() - cpu0;
     const double server_cpu = thread_cpu_ms(thread) - server_cpu0;
     const room::UdpRoomStats udp1 = udp.stats();
-    const int thread_count = threads();
+    const int thread_count = room::process_threads();
     std::uint64_t messages = 0;
     for (auto& b : bots) messages += b->remote().frames();
     messages -= messages0;
@@ -392,7 +364,7 @@ int main(int argc, char** argv) {
     }
     std::snprintf(line, sizeof line, " %.1f | %llu | %.1f | %.1f |\n",
                   static_cast<double>(down - down0) / static_cast<double>(bots_n) / measured_s / 1024.0,
-                  static_cast<unsigned long long>(lost), rtt / static_cast<double>(bots_n), rss_mib());
+                  static_cast<unsigned long long>(lost), rtt / static_cast<double>(bots_n), room::process_rss_mib());
     table += line;
     table +=
         "\n| transport | bots | frame age p50 ms (mean) | frame age p99 ms (worst bot) | stalls | frames lost | "
@@ -410,7 +382,7 @@ int main(int argc, char** argv) {
                   "frame delivered (%llu frames; server and bots in one process); the room's thread alone %.0f ms "
                   "(%.1f%% of one core, %.2f us per frame); udp: %u connected, %llu datagrams out, %llu in, %llu "
                   "refused\n",
-                  thread_count, rss_mib(), cpu, measured_s, cpu / (measured_s * 10.0),
+                  thread_count, room::process_rss_mib(), cpu, measured_s, cpu / (measured_s * 10.0),
                   messages ? cpu * 1000.0 / static_cast<double>(messages) : 0.0,
                   static_cast<unsigned long long>(messages), server_cpu, server_cpu / (measured_s * 10.0),
                   messages ? server_cpu * 1000.0 / static_cast<double>(messages) : 0.0, udp1.connected,

@@ -13,7 +13,6 @@
 #include <gst/gst.h>
 #include <gst/sdp/sdp.h>
 #include <gst/webrtc/webrtc.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,13 +24,13 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "room/process_stats.hpp"
 #include "room/webrtc_peers.hpp"
 
 using namespace vantage::room;
@@ -56,29 +55,6 @@ bool get(int fd, std::uint32_t& id, std::uint8_t& kind, std::string& text, bool 
     kind = static_cast<std::uint8_t>(buf[4]);
     text.assign(buf + 5, static_cast<std::size_t>(n - 5));
     return true;
-}
-
-int thread_count() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
-    return -1;
-}
-
-double rss_mib() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
-    return -1;
-}
-
-double cpu_s() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 // --- the page side (child process) ---
@@ -230,8 +206,8 @@ int main(int argc, char** argv) {
     options.max_peers = peers;
     options.connect_timeout_ms = 60000;
     options.max_inbound_per_s = 1000;
-    const int threads0 = thread_count();
-    const double rss0 = rss_mib();
+    const int threads0 = process_threads();
+    const double rss0 = process_rss_mib();
     WebRtcPeers rtc(
         options,
         [&](std::function<void()> fn) {
@@ -243,8 +219,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "vantage_rtc_load: %s\n", e.c_str());
         return 1;
     }
-    const int threads_started = thread_count();
-    const double rss_started = rss_mib();
+    const int threads_started = process_threads();
+    const double rss_started = process_rss_mib();
 
     const std::vector<std::uint8_t> frame(static_cast<std::size_t>(bytes), 0x48);
     const auto period = std::chrono::nanoseconds(16666667);
@@ -283,7 +259,7 @@ int main(int argc, char** argv) {
         if (all_open_s < 0 && owner.open >= static_cast<std::size_t>(peers)) {
             all_open_s = elapsed_s;
             steady_start = Clock::now();
-            steady_cpu0 = cpu_s();
+            steady_cpu0 = process_cpu_ms() / 1000.0;
             const WebRtcStats s = rtc.stats();
             steady_out0 = s.messages_out;
             steady_in0 = s.messages_in + s.heartbeats_in;
@@ -301,14 +277,14 @@ int main(int argc, char** argv) {
         }
     }
     const double steady_s = std::chrono::duration<double>(Clock::now() - steady_start).count();
-    const double cpu = cpu_s() - steady_cpu0;
+    const double cpu = process_cpu_ms() / 1000.0 - steady_cpu0;
     const WebRtcStats s = rtc.stats();
     const double out = static_cast<double>(s.messages_out - steady_out0);
     const double in = static_cast<double>(s.messages_in + s.heartbeats_in - steady_in0);
     std::sort(work_ms.begin(), work_ms.end());
     const double p99 = work_ms.empty() ? 0 : work_ms[work_ms.size() * 99 / 100];
-    const int threads = thread_count();
-    const double rss = rss_mib();
+    const int threads = process_threads();
+    const double rss = process_rss_mib();
     char line[512];
     std::snprintf(line, sizeof line,
                   "| %d | %d | %.1f | %llu of %llu | %.2f | %.3f | %.0f%% | %d (%d idle) | %.1f (%.1f idle) | %llu |",
@@ -325,10 +301,10 @@ int main(int argc, char** argv) {
     // Every peer closed by the room: their threads and memory go with them.
     for (RtcPeerId p = 1; p <= static_cast<RtcPeerId>(peers); ++p) rtc.close(p);
     const Clock::time_point closing = Clock::now();
-    while ((rtc.live_pipelines() > 0 || thread_count() > threads_started + 1) &&
+    while ((rtc.live_pipelines() > 0 || process_threads() > threads_started + 1) &&
            Clock::now() - closing < std::chrono::seconds(20))
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::printf("after closing every peer: %d threads, %.1f MiB RSS (%.1f s)\n", thread_count(), rss_mib(),
+    std::printf("after closing every peer: %d threads, %.1f MiB RSS (%.1f s)\n", process_threads(), process_rss_mib(),
                 std::chrono::duration<double>(Clock::now() - closing).count());
     if (!markdown.empty()) {
         if (FILE* f = std::fopen(markdown.c_str(), "a")) {

@@ -14,6 +14,7 @@
 
 #include "common/room_wire.hpp"
 #include "room/horde_room.hpp"
+#include "room/process_stats.hpp"
 #include "room/room_bot.hpp"
 #include "room/room_client.hpp"
 #include "room/udp_room.hpp"
@@ -194,18 +195,6 @@ TEST(RoomUdp, ALeavingSeatFreesItsUdpConnection) {
             return s.connected == 0 && s.disconnects >= 1;
         },
         3000ms));
-}
-
-int process_threads() {
-    int n = 0;
-    if (FILE* f = std::fopen("/proc/self/status", "r")) {
-        char line[256];
-        while (std::fgets(line, sizeof line, f)) {
-            if (std::sscanf(line, "Threads: %d", &n) == 1) break;
-        }
-        std::fclose(f);
-    }
-    return n;
 }
 
 TEST(RoomUdp, TwentyUdpSeatsJoiningAndLeavingLeaveNoConnectionOrThreadBehind) {

@@ -12,13 +12,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
-#include <fstream>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "room/process_stats.hpp"
 #include "room/webrtc_peers.hpp"
 
 namespace vantage::room {
@@ -54,22 +54,6 @@ struct OwnerQueue {
         }
     }
 };
-
-int thread_count() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
-    return -1;
-}
-
-long rss_kib() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-    return -1;
-}
 
 // The browser's side: a webrtcbin that offers one unordered, no-retransmit channel. Its
 // callbacks run on its own threads and only post to the owner's queue.
@@ -290,13 +274,13 @@ TEST(WebRtcPeers, DepartedPagesAreNoticedAndLeaveNoThreadBehind) {
         rig.peers.close(100);
     }
     rig.owner.pump_until([&] { return rig.peers.live_pipelines() == 0; }, 5.0);
-    const int threads0 = thread_count();
-    [[maybe_unused]] const long rss0 = rss_kib();  // unread under ASan (below)
+    const int threads0 = process_threads();
+    [[maybe_unused]] const double rss0 = process_rss_mib();  // unread under ASan (below)
     constexpr int kCycles = 4;
     for (RtcPeerId id = 1; id <= kCycles; ++id) {
         auto page = rig.connect(id);
         ASSERT_TRUE(rig.peers.open(id));
-        EXPECT_GT(thread_count(), threads0);
+        EXPECT_GT(process_threads(), threads0);
         page->leave();  // gone without a close
         EXPECT_TRUE(rig.owner.pump_until([&] { return rig.room.closed.count(id) == 1; }, 8.0))
             << "peer " << id << " was not noticed leaving";
@@ -304,10 +288,10 @@ TEST(WebRtcPeers, DepartedPagesAreNoticedAndLeaveNoThreadBehind) {
     }
     EXPECT_TRUE(rig.owner.pump_until([&] { return rig.peers.live_pipelines() == 0; }, 5.0));
     // webrtcbin's and libnice's threads end with their pipelines (a few ms after NULL).
-    EXPECT_TRUE(rig.owner.pump_until([&] { return thread_count() <= threads0; }, 5.0))
-        << "threads: " << threads0 << " before, " << thread_count() << " after " << kCycles << " peers";
+    EXPECT_TRUE(rig.owner.pump_until([&] { return process_threads() <= threads0; }, 5.0))
+        << "threads: " << threads0 << " before, " << process_threads() << " after " << kCycles << " peers";
 #if !defined(__SANITIZE_ADDRESS__)  // ASan's quarantine holds freed memory back: RSS means nothing there
-    EXPECT_LT(rss_kib() - rss0, 6 * 1024) << "RSS grew from " << rss0 << " KiB to " << rss_kib() << " KiB";
+    EXPECT_LT(process_rss_mib() - rss0, 6.0) << "RSS grew from " << rss0 << " MiB to " << process_rss_mib() << " MiB";
 #endif
     const WebRtcStats s = rig.peers.stats();
     EXPECT_EQ(s.closed_error + s.closed_silent, static_cast<std::uint64_t>(kCycles));
