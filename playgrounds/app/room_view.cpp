@@ -59,8 +59,9 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     ImGui::Text("frames %llu, lost %llu", static_cast<unsigned long long>(remote.frames()),
                 static_cast<unsigned long long>(remote.frames_lost()));
     if (remote.rtt_ms()) ImGui::Text("round trip %.0f ms", *remote.rtt_ms());
-    ImGui::Text("frames over %s", std::string(transport_name(remote.transport())).c_str());
-    if (!remote.transport_why().empty())
+    const std::string over = "frames over " + std::string(transport_name(remote.transport()));
+    ImGui::TextUnformatted(over.c_str());
+    if (!remote.transport_why().empty() && remote.transport_why() != over)  // the why, when it says more
         ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "%s", remote.transport_why().c_str());
     if (remote.frame_age_p50_ms() && remote.frame_age_p99_ms())
         ImGui::Text("frame age %.0f ms (p99 %.0f ms), stalls %llu", *remote.frame_age_p50_ms(),
