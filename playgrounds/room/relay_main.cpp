@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/host.hpp"
+#include "room/tool_flags.hpp"
 #include "room/udp_room.hpp"
 #include "room/udp_socket.hpp"
 #include "vantage/random.hpp"
@@ -28,14 +29,6 @@ using namespace vantage;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-int usage(const std::string& e) {
-    std::fprintf(stderr,
-                 "vantage_relay: %s\nusage: vantage_relay --listen PORT --to HOST:PORT [--latency MS] [--jitter MS] "
-                 "[--seed N]\n",
-                 e.c_str());
-    return 2;
-}
 
 struct Held {
     double due_ms = 0;
@@ -49,29 +42,19 @@ struct Held {
 }  // namespace
 
 int main(int argc, char** argv) {
-    long listen_port = -1;
+    int listen_port = -1;
     std::string to_text;
     double latency_ms = 0, jitter_ms = 0, seed = 1;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i];
-        double v = 0;
-        if (a == "--to") {
-            to_text = argv[i + 1];
-            continue;
-        }
-        if (!play::parse_value(argv[i + 1], v)) return usage("'" + a + "' needs a number");
-        if (a == "--listen" && v >= 1 && v <= 65535)
-            listen_port = static_cast<long>(v);
-        else if (a == "--latency" && v >= 0 && v <= 2000)
-            latency_ms = v;
-        else if (a == "--jitter" && v >= 0 && v <= 1000)
-            jitter_ms = v;
-        else if (a == "--seed" && v >= 0)
-            seed = v;
-        else
-            return usage("bad argument '" + a + "'");
-    }
-    if (argc % 2 == 0) return usage("every flag takes a value");
+    room::ToolFlags flags("vantage_relay",
+                          "An impairing UDP relay in front of a room: holds each datagram for --latency plus a seeded\n"
+                          "uniform jitter, both ways (it may reorder). Required: --listen and --to.");
+    flags.count("--listen", "PORT", 1, 65535, listen_port);
+    flags.text("--to", "HOST:PORT", to_text);
+    flags.number("--latency", "MS", 0, 2000, latency_ms);
+    flags.number("--jitter", "MS", 0, 1000, jitter_ms);
+    flags.number("--seed", "N", 0, 4294967295.0, seed);
+    if (const int exit = flags.parse(argc, argv); exit >= 0) return exit;
+    const auto usage = [&](const std::string& why) { return flags.fail(why); };
     const std::size_t colon = to_text.rfind(':');
     double to_port = 0;
     if (listen_port < 0 || colon == std::string::npos || !play::parse_value(to_text.substr(colon + 1), to_port) ||
@@ -84,8 +67,10 @@ int main(int argc, char** argv) {
     room::UdpSocket front;
     if (std::string e = front.open(room::UdpAddress::v4(server->bytes[0], server->bytes[1], server->bytes[2],
                                                         server->bytes[3], static_cast<std::uint16_t>(listen_port)));
-        !e.empty())
-        return usage(e);
+        !e.empty()) {
+        std::fprintf(stderr, "vantage_relay: %s\n", e.c_str());
+        return 1;
+    }
     std::printf("vantage_relay: %s -> %s, latency %.1f ms + jitter [0, %.1f] ms each way (seed %.0f)\n",
                 front.local_address().to_string().c_str(), server->to_string().c_str(), latency_ms, jitter_ms, seed);
     std::fflush(stdout);

@@ -13,10 +13,7 @@
 // runs --clear-loss-cmd (e.g. "nft flush ruleset") S seconds into the measurement and reports
 // how long after it every mirror agreed on a newer frame.
 //
-//   vantage_room_load [--bots N] [--udp N] [--udp-port N] [--udp-public HOST:PORT] [--seconds S] [--every S] [--enemies
-//   N] [--loss PCT] [--send-hz HZ]
-//   [--latency MS] [--jitter MS]
-//                     [--loss-cmd CMD] [--clear-loss-at S --clear-loss-cmd CMD] [--markdown FILE]
+//   vantage_room_load --help   (every flag, its range and what it does)
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +34,7 @@
 #include "room/process_stats.hpp"
 #include "room/room_bot.hpp"
 #include "room/room_server.hpp"
+#include "room/tool_flags.hpp"
 #include "room/udp_room.hpp"
 
 using namespace vantage;
@@ -108,72 +106,37 @@ private:
     PhaseTimer& timer_;
 };
 
-int usage(const std::string& e) {
-    std::fprintf(stderr,
-                 "vantage_room_load: %s\nusage: vantage_room_load [--bots N] [--seconds S] [--every S] "
-                 "[--udp N] [--udp-port N] [--udp-public HOST:PORT] [--enemies N] [--loss PCT] [--send-hz HZ] "
-                 "[--latency MS] [--jitter MS] [--clear-loss-at S "
-                 "--clear-loss-cmd CMD] "
-                 "[--markdown FILE]\n",
-                 e.c_str());
-    return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    int bots_n = 32, udp_n = 0;
+    int bots_n = 32, udp_n = 0, enemies = 3000, udp_port = 0;
     double seconds = 10, every = 0, loss = 0, send_hz = 0, clear_at = -1, latency = -1, jitter = -1;
-    int enemies = 3000;
     std::string markdown, clear_cmd, loss_cmd, udp_public;
-    long udp_port = 0;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        double v = 0;
-        const bool has = i + 1 < argc && play::parse_value(argv[i + 1], v);
-        if (a == "--markdown" && i + 1 < argc) {
-            markdown = argv[++i];
-            continue;
-        }
-        if (a == "--clear-loss-cmd" && i + 1 < argc) {
-            clear_cmd = argv[++i];
-            continue;
-        }
-        if (a == "--udp-public" && i + 1 < argc) {
-            udp_public = argv[++i];
-            continue;
-        }
-        if (a == "--loss-cmd" && i + 1 < argc) {
-            loss_cmd = argv[++i];
-            continue;
-        }
-        if (!has) return usage("'" + a + "' needs a number");
-        ++i;
-        if (a == "--bots" && v >= 1 && v <= 128)
-            bots_n = static_cast<int>(v);
-        else if (a == "--seconds" && v > 0 && v <= 36000)
-            seconds = v;
-        else if (a == "--every" && v >= 0)
-            every = v;
-        else if (a == "--enemies" && v >= 200 && v <= 8000)
-            enemies = static_cast<int>(v);
-        else if (a == "--loss" && v >= 0 && v <= 40)
-            loss = v;
-        else if (a == "--udp" && v >= 0 && v <= 128)
-            udp_n = static_cast<int>(v);
-        else if (a == "--send-hz" && v >= 1 && v <= 60)
-            send_hz = v;
-        else if (a == "--udp-port" && v >= 0 && v <= 65535)
-            udp_port = static_cast<long>(v);
-        else if (a == "--latency" && v >= 0 && v <= 400)
-            latency = v;
-        else if (a == "--jitter" && v >= 0 && v <= 150)
-            jitter = v;
-        else if (a == "--clear-loss-at" && v >= 0)
-            clear_at = v;
-        else
-            return usage("bad argument '" + a + "'");
-    }
+    room::ToolFlags flags(
+        "vantage_room_load",
+        "Bots built from the page's client code play one horde room over loopback; prints the\n"
+        "server's ms per tick by phase, bandwidth, frame age and memory. See playgrounds/room/udp.md.");
+    flags.count("--bots", "N", 1, 128, bots_n);
+    flags.number("--seconds", "S", 0.1, 36000, seconds);
+    flags.number("--every", "S", 0, 36000, every);
+    flags.count("--udp", "N", 0, 128, udp_n);
+    flags.count("--udp-port", "PORT", 0, 65535, udp_port);
+    flags.text("--udp-public", "HOST:PORT", udp_public);
+    flags.count("--enemies", "N", 200, 8000, enemies);
+    flags.number("--loss", "PCT", 0, 40, loss);
+    flags.number("--send-hz", "HZ", 1, 60, send_hz);
+    flags.number("--latency", "MS", 0, 400, latency);
+    flags.number("--jitter", "MS", 0, 150, jitter);
+    flags.text("--loss-cmd", "CMD", loss_cmd);
+    flags.number("--clear-loss-at", "S", 0, 36000, clear_at);
+    flags.text("--clear-loss-cmd", "CMD", clear_cmd);
+    flags.text("--markdown", "FILE", markdown);
+    if (const int exit = flags.parse(argc, argv); exit >= 0) return exit;
+    const auto usage = [&](const std::string& why) { return flags.fail(why); };
+    const auto fatal = [](const std::string& why) {
+        std::fprintf(stderr, "vantage_room_load: %s\n", why.c_str());
+        return 1;
+    };
 
     if (udp_n > bots_n) return usage("--udp cannot exceed --bots");
     if ((clear_at >= 0) != !clear_cmd.empty()) return usage("--clear-loss-at and --clear-loss-cmd go together");
@@ -196,7 +159,7 @@ int main(int argc, char** argv) {
     net.max_connections = game.connection_budget();
     room::RoomServer server(net, timed);
     horde.attach(server);
-    if (std::string e = server.listen(); !e.empty()) return usage(e);
+    if (std::string e = server.listen(); !e.empty()) return fatal(e);
     // --udp-public: tokens name a vantage_relay in front of the room's port instead.
     std::optional<room::UdpAddress> relay;
     if (!udp_public.empty()) {
@@ -209,7 +172,7 @@ int main(int argc, char** argv) {
     room::UdpRoom udp(horde, {.bind = room::UdpAddress::v4(127, 0, 0, 1, static_cast<std::uint16_t>(udp_port)),
                               .public_address = relay.value_or(room::UdpAddress{}),
                               .max_clients = 256});
-    if (std::string e = udp.open(); !e.empty()) return usage(e);
+    if (std::string e = udp.open(); !e.empty()) return fatal(e);
     horde.set_udp_door(&udp);
     std::thread thread([&] { server.run(); });
     const std::string url = "ws://127.0.0.1:" + std::to_string(server.port()) + "/ws";
@@ -223,7 +186,7 @@ int main(int argc, char** argv) {
         if (std::string e = bots.back()->join(url, ms_since(t0)); !e.empty()) {
             server.stop();
             thread.join();
-            return usage("bot join: " + e);
+            return fatal("bot join: " + e);
         }
     }
     // Warm-up: every bot seated and receiving.
