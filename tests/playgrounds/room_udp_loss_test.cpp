@@ -6,16 +6,9 @@
 // stopping. Over the WebSocket (TCP) a lost segment holds every later frame until it is
 // resent: nothing is lost, but the newest frame held ages by retransmission timeouts.
 //
-// The namespace is made by a forked child (as udp_loss_test does); where unshare or nft is
+// The namespace is made by a forked child (support/private_net.hpp); where unshare or nft is
 // refused the test is skipped, not passed. Nothing in the namespace reaches any other address.
 #include <gtest/gtest.h>
-
-#include <net/if.h>
-#include <sched.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -29,6 +22,7 @@
 #include "room/room_bot.hpp"
 #include "room/udp_room.hpp"
 #include "support/live_room.hpp"
+#include "support/private_net.hpp"
 
 namespace vantage::room {
 namespace {
@@ -36,8 +30,7 @@ namespace {
 using namespace std::chrono_literals;
 using live::drive;
 
-constexpr int kSkipNoNamespace = 77;
-constexpr int kSkipNoNft = 78;
+using test::kSkipNoNft;
 
 struct LossLesson {
     int seated = 0;                               // bots seated, UDP ones on UDP, before the loss
@@ -48,18 +41,6 @@ struct LossLesson {
     int udp_still_on_udp = 0;                     // UDP seats still on UDP after the loss
     double udp_converge_ms = -1;                  // from the loss stopping to every UDP mirror agreeing on a new frame
 };
-
-bool bring_loopback_up() {
-    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-    if (fd < 0) return false;
-    ifreq request{};
-    std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
-    bool ok = ::ioctl(fd, SIOCGIFFLAGS, &request) == 0;
-    request.ifr_flags = static_cast<short>(request.ifr_flags | IFF_UP);
-    ok = ok && ::ioctl(fd, SIOCSIFFLAGS, &request) == 0;
-    ::close(fd);
-    return ok;
-}
 
 bool start_loss() {
     return std::system(
@@ -191,31 +172,16 @@ int run_recovery(bool acked, Recovery& out) {
 }
 
 TEST(RoomUdpLoss, EightUdpSeatsConvergeUnderRealLossWithAckedRecoveryAndNotWithNaive) {
-    int pipe_fds[2];
-    ASSERT_EQ(::pipe(pipe_fds), 0);
-    const pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-        ::close(pipe_fds[0]);
-        if (::unshare(CLONE_NEWNET) != 0 || !bring_loopback_up()) ::_exit(kSkipNoNamespace);
-        if (std::system("nft list tables >/dev/null 2>&1") != 0) ::_exit(kSkipNoNft);
-        Recovery runs[2];
-        int status = run_recovery(true, runs[0]);
-        if (status == 0) status = run_recovery(false, runs[1]);
-        const bool written = ::write(pipe_fds[1], runs, sizeof runs) == static_cast<ssize_t>(sizeof runs);
-        ::_exit(status != 0 ? status : (written ? 0 : 1));
-    }
-    ::close(pipe_fds[1]);
-    Recovery runs[2];
-    const ssize_t got = ::read(pipe_fds[0], runs, sizeof runs);
-    ::close(pipe_fds[0]);
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    ASSERT_TRUE(WIFEXITED(status));
-    if (WEXITSTATUS(status) == kSkipNoNamespace) GTEST_SKIP() << "unshare -n is not permitted here";
-    if (WEXITSTATUS(status) == kSkipNoNft) GTEST_SKIP() << "nft is missing or refused the rule";
-    ASSERT_EQ(WEXITSTATUS(status), 0);
-    ASSERT_EQ(got, static_cast<ssize_t>(sizeof runs));
+    struct Runs {
+        Recovery acked, naive;
+    };
+    const auto run = test::run_in_private_net<Runs>([](Runs& r) {
+        const int status = run_recovery(true, r.acked);
+        return status != 0 ? status : run_recovery(false, r.naive);
+    });
+    if (!run.skipped.empty()) GTEST_SKIP() << run.skipped;
+    ASSERT_TRUE(run.failed.empty()) << run.failed;
+    const Recovery runs[2] = {run.result.acked, run.result.naive};
     std::printf(
         "  8 udp seats, 20%% real loss: mirrors agreed acked %.1f%% (after %.1f%%), naive %.1f%% (after "
         "%.1f%%)\n",
@@ -230,30 +196,10 @@ TEST(RoomUdpLoss, EightUdpSeatsConvergeUnderRealLossWithAckedRecoveryAndNotWithN
 }
 
 TEST(RoomUdpLoss, UnderRealLossDatagramSeatsStayFreshAndConvergeWhileWebSocketSeatsStall) {
-    int pipe_fds[2];
-    ASSERT_EQ(::pipe(pipe_fds), 0);
-    const pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-        ::close(pipe_fds[0]);
-        if (::unshare(CLONE_NEWNET) != 0 || !bring_loopback_up()) ::_exit(kSkipNoNamespace);
-        if (std::system("nft list tables >/dev/null 2>&1") != 0) ::_exit(kSkipNoNft);
-        LossLesson lesson;
-        const int status = run_lesson(lesson);
-        const bool written = ::write(pipe_fds[1], &lesson, sizeof lesson) == static_cast<ssize_t>(sizeof lesson);
-        ::_exit(status != 0 ? status : (written ? 0 : 1));
-    }
-    ::close(pipe_fds[1]);
-    LossLesson lesson;
-    const ssize_t got = ::read(pipe_fds[0], &lesson, sizeof lesson);
-    ::close(pipe_fds[0]);
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    ASSERT_TRUE(WIFEXITED(status));
-    if (WEXITSTATUS(status) == kSkipNoNamespace) GTEST_SKIP() << "unshare -n is not permitted here";
-    if (WEXITSTATUS(status) == kSkipNoNft) GTEST_SKIP() << "nft is missing or refused the rule";
-    ASSERT_EQ(WEXITSTATUS(status), 0);
-    ASSERT_EQ(got, static_cast<ssize_t>(sizeof lesson));
+    const auto run = test::run_in_private_net<LossLesson>([](LossLesson& l) { return run_lesson(l); });
+    if (!run.skipped.empty()) GTEST_SKIP() << run.skipped;
+    ASSERT_TRUE(run.failed.empty()) << run.failed;
+    const LossLesson& lesson = run.result;
     std::printf(
         "  under 20%% real loss: frame age p99 udp %.0f ms, websocket %.0f ms; stalls udp %llu, websocket "
         "%llu; udp frames lost %llu; udp converged %.0f ms after the loss stopped\n",

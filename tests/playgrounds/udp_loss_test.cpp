@@ -3,18 +3,11 @@
 // kernel, between two real sockets, and not in a simulation. Payloads keep flowing, in the
 // proportion the rule lets through, and the connection holds.
 //
-// The namespace is made by a forked child (unshare(CLONE_NEWNET) needs root or a user
-// namespace; only the child's network view changes, so the rest of the suite is untouched).
+// The namespace is made by a forked child (support/private_net.hpp: unshare(CLONE_NEWNET) needs
+// root or a user namespace; only the child's network view changes).
 // Where it is not permitted, or nft is missing, the test is reported as skipped, not passed.
 // Nothing in the namespace can reach any address outside it.
 #include <gtest/gtest.h>
-
-#include <net/if.h>
-#include <sched.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -26,6 +19,7 @@
 #include "room/udp_client.hpp"
 #include "room/udp_server.hpp"
 #include "room/udp_socket.hpp"
+#include "support/private_net.hpp"
 
 namespace vantage::room {
 namespace {
@@ -36,21 +30,6 @@ struct LossResult {
     int sent_up = 0, received_up = 0;
     int sent_down = 0, received_down = 0;
 };
-
-constexpr int kSkipNoNamespace = 77;
-constexpr int kSkipNoNft = 78;
-
-bool bring_loopback_up() {
-    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-    if (fd < 0) return false;
-    ifreq request{};
-    std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
-    bool ok = ::ioctl(fd, SIOCGIFFLAGS, &request) == 0;
-    request.ifr_flags = static_cast<short>(request.ifr_flags | IFF_UP);
-    ok = ok && ::ioctl(fd, SIOCSIFFLAGS, &request) == 0;
-    ::close(fd);
-    return ok;
-}
 
 // In the child, inside the namespace: the rule, then a server and a client exchanging one
 // payload each way every 10 ms of simulated time for `steps` steps.
@@ -95,36 +74,22 @@ LossResult run_under_loss(int steps) {
 }
 
 TEST(UdpLoss, PayloadsFlowUnderTwentyPercentRealLossInAPrivateNamespace) {
-    int pipe_fds[2];
-    ASSERT_EQ(::pipe(pipe_fds), 0);
-    const pid_t child = ::fork();
-    ASSERT_GE(child, 0);
-    if (child == 0) {
-        ::close(pipe_fds[0]);
-        if (::unshare(CLONE_NEWNET) != 0) ::_exit(kSkipNoNamespace);
-        if (!bring_loopback_up()) ::_exit(kSkipNoNamespace);
-        // One nft process for the whole rule set (a table, an input chain, the random drop).
-        const char* rules =
-            "printf '%s\\n' 'table inet vantage_loss {' 'chain in {'"
-            " 'type filter hook input priority 0;'"
-            " 'meta l4proto udp numgen random mod 100 < 20 counter drop' '}' '}'"
-            " | nft -f - >/dev/null 2>&1";
-        if (std::system(rules) != 0) ::_exit(kSkipNoNft);
-        const LossResult result = run_under_loss(400);
-        const bool written = ::write(pipe_fds[1], &result, sizeof result) == static_cast<ssize_t>(sizeof result);
-        ::_exit(written ? 0 : 1);
-    }
-    ::close(pipe_fds[1]);
-    LossResult result;
-    const ssize_t got = ::read(pipe_fds[0], &result, sizeof result);
-    ::close(pipe_fds[0]);
-    int status = 0;
-    ASSERT_EQ(::waitpid(child, &status, 0), child);
-    ASSERT_TRUE(WIFEXITED(status));
-    if (WEXITSTATUS(status) == kSkipNoNamespace) GTEST_SKIP() << "unshare -n is not permitted here";
-    if (WEXITSTATUS(status) == kSkipNoNft) GTEST_SKIP() << "nft is missing or refused the rule";
-    ASSERT_EQ(WEXITSTATUS(status), 0);
-    ASSERT_EQ(got, static_cast<ssize_t>(sizeof result));
+    const auto run = test::run_in_private_net<LossResult>(
+        [](LossResult& r) {
+            // One nft process for the whole rule set (a table, an input chain, the random drop).
+            const char* rules =
+                "printf '%s\\n' 'table inet vantage_loss {' 'chain in {'"
+                " 'type filter hook input priority 0;'"
+                " 'meta l4proto udp numgen random mod 100 < 20 counter drop' '}' '}'"
+                " | nft -f - >/dev/null 2>&1";
+            if (std::system(rules) != 0) return test::kSkipNoNft;
+            r = run_under_loss(400);
+            return 0;
+        },
+        false);
+    if (!run.skipped.empty()) GTEST_SKIP() << run.skipped;
+    ASSERT_TRUE(run.failed.empty()) << run.failed;
+    const LossResult& result = run.result;
     ASSERT_EQ(result.connected, 1) << "the handshake gets through 20% loss by repeating";
     EXPECT_EQ(result.still_connected, 1);
     ASSERT_EQ(result.sent_up, 400);
