@@ -12,7 +12,7 @@
 // It binds 127.0.0.1 (loopback only) unless told otherwise: --lan binds every interface
 // (IPv4 and IPv6) and prints each LAN URL with a QR code of the first; --bind ADDR binds one
 // address. The teacher token (printed, random per run) opens the teacher console.
-// Browsers' DataChannels (webrtc_door.hpp): up to --rtc-peers at once (default 32; 0: none),
+// Browsers' DataChannels (webrtc_door.hpp): up to --rtc-peers at once (default 64; 0: none),
 // ICE on the addresses the room serves (loopback, and the LAN ones with --lan), UDP ports in
 // --rtc-ports when given. Without GStreamer's webrtcbin the room says so and plays on.
 // Bad flags or settings: a message and exit status 2.
