@@ -1,14 +1,16 @@
 // vantage_rtc_load: how many browsers' DataChannels one room process holds. Two processes on
 // this machine: the room's side (WebRtcPeers, as vantage_serve runs it, with a 60 Hz loop on
-// the main thread that sends every open peer one frame-sized message a tick) and a page side
+// the main thread that sends every open peer frame-sized messages) and a page side
 // (N webrtcbins that offer {ordered: false, max-retransmits: 0} channels, like Chromium, and
 // answer every frame with a 12-byte acknowledgement plus a heartbeat). Signalling crosses a
 // socketpair. The page side shares the machine's cores, so the figures are pessimistic.
+// Frames go out at --send-hz (default 16, the rooms' default send rate), every open peer in the
+// same tick; --send-hz 60 is the stress case of one frame per tick.
 // Prints, for the room's process: time to open every channel, late ticks, the loop's work per
 // tick, CPU per message (sent and received), threads and resident memory. Figures come from
 // here, never from a timed test.
 //
-//   vantage_rtc_load [--peers N] [--seconds S] [--bytes B] [--markdown FILE]
+//   vantage_rtc_load --help   (every flag and its range)
 #define GST_USE_UNSTABLE_API
 #include <gst/gst.h>
 #include <gst/sdp/sdp.h>
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "room/process_stats.hpp"
+#include "room/tool_flags.hpp"
 #include "room/webrtc_peers.hpp"
 
 using namespace vantage::room;
@@ -171,23 +174,24 @@ struct Owner final : WebRtcEvents {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int peers = 64, seconds = 10, bytes = 600;
+    int peers = 64, bytes = 600;
+    double seconds = 10, send_hz = 16;
     std::string markdown;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string a = argv[i];
-        if (a == "--peers")
-            peers = std::max(1, std::atoi(argv[i + 1]));
-        else if (a == "--seconds")
-            seconds = std::max(1, std::atoi(argv[i + 1]));
-        else if (a == "--bytes")
-            bytes = std::clamp(std::atoi(argv[i + 1]), 1, static_cast<int>(kMaxRtcMessageBytes));
-        else if (a == "--markdown")
-            markdown = argv[i + 1];
-        else {
-            std::fprintf(stderr, "usage: vantage_rtc_load [--peers N] [--seconds S] [--bytes B] [--markdown FILE]\n");
-            return 2;
-        }
-    }
+    ToolFlags flags("vantage_rtc_load",
+                    "How many DataChannel peers one room process holds: N page-side webrtcbins in a child process,\n"
+                    "the room's side sending each open peer one frame every 1/--send-hz s from a 60 Hz loop (16 Hz\n"
+                    "is the rooms' default send rate). Prints late ticks, CPU per message, threads and RSS.");
+    flags.count("--peers", "N", 1, 256, peers);
+    flags.number("--seconds", "S", 1, 3600, seconds);
+    flags.count("--bytes", "B", 1, static_cast<int>(kMaxRtcMessageBytes), bytes);
+    flags.number("--send-hz", "HZ", 1, 60, send_hz);
+    std::string ports;
+    flags.text("--rtc-ports", "LO-HI", ports);
+    flags.text("--markdown", "FILE", markdown);
+    if (const int exit = flags.parse(argc, argv); exit >= 0) return exit;
+    int lo = 0, hi = 0;
+    if (!ports.empty() && (std::sscanf(ports.c_str(), "%d-%d", &lo, &hi) != 2 || lo < 1 || hi > 65535 || lo > hi))
+        return flags.fail("--rtc-ports needs a range LO-HI of UDP ports, 1 <= LO <= HI <= 65535");
     int fds[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, fds) != 0) {
         std::perror("socketpair");
@@ -206,6 +210,8 @@ int main(int argc, char** argv) {
     options.max_peers = peers;
     options.connect_timeout_ms = 60000;
     options.max_inbound_per_s = 1000;
+    options.min_port = static_cast<std::uint16_t>(lo);
+    options.max_port = static_cast<std::uint16_t>(hi);
     const int threads0 = process_threads();
     const double rss0 = process_rss_mib();
     WebRtcPeers rtc(
@@ -231,6 +237,8 @@ int main(int argc, char** argv) {
     std::uint64_t steady_out0 = 0, steady_in0 = 0;
     std::uint64_t ticks = 0, late = 0;
     std::vector<double> work_ms;
+    double next_send_s = 0;
+    bool sent = false;
     for (std::uint64_t n = 1;; ++n) {
         std::this_thread::sleep_until(start + n * period);
         const Clock::time_point woke = Clock::now();
@@ -253,8 +261,15 @@ int main(int argc, char** argv) {
             batch.swap(owner.queue);
         }
         for (auto& fn : batch) fn();
-        for (RtcPeerId p = 1; p <= static_cast<RtcPeerId>(peers); ++p)
-            if (rtc.open(p)) rtc.send(p, frame);
+        // Frames at the room's send rate, every seat in the same tick (as the rooms send).
+        const double now_s = std::chrono::duration<double>(woke - start).count();
+        sent = now_s + 1e-6 >= next_send_s;
+        if (sent) {
+            next_send_s += 1.0 / send_hz;
+            if (next_send_s <= now_s) next_send_s = now_s + 1.0 / send_hz;
+            for (RtcPeerId p = 1; p <= static_cast<RtcPeerId>(peers); ++p)
+                if (rtc.open(p)) rtc.send(p, frame);
+        }
         const double elapsed_s = std::chrono::duration<double>(Clock::now() - start).count();
         if (all_open_s < 0 && owner.open >= static_cast<std::size_t>(peers)) {
             all_open_s = elapsed_s;
@@ -268,7 +283,7 @@ int main(int argc, char** argv) {
         }
         if (all_open_s >= 0) {
             ++ticks;
-            work_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - woke).count());
+            if (sent) work_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - woke).count());
             if (std::chrono::duration<double>(Clock::now() - steady_start).count() >= seconds) break;
         }
         if (all_open_s < 0 && elapsed_s > 120) {
@@ -282,22 +297,33 @@ int main(int argc, char** argv) {
     const double out = static_cast<double>(s.messages_out - steady_out0);
     const double in = static_cast<double>(s.messages_in + s.heartbeats_in - steady_in0);
     std::sort(work_ms.begin(), work_ms.end());
+    const double p50 = work_ms.empty() ? 0 : work_ms[work_ms.size() / 2];
     const double p99 = work_ms.empty() ? 0 : work_ms[work_ms.size() * 99 / 100];
     const int threads = process_threads();
     const double rss = process_rss_mib();
     char line[512];
     std::snprintf(line, sizeof line,
-                  "| %d | %d | %.1f | %llu of %llu | %.2f | %.3f | %.0f%% | %d (%d idle) | %.1f (%.1f idle) | %llu |",
-                  peers, bytes, all_open_s, static_cast<unsigned long long>(late),
-                  static_cast<unsigned long long>(ticks), p99, (out + in) > 0 ? cpu * 1000.0 / (out + in) : 0.0,
+                  "| %d | %d | %.0f | %.1f | %llu of %llu | %.2f / %.2f | %.3f | %.0f%% | %d (%d idle) | %.1f (%.1f "
+                  "idle) | %llu | %llu |",
+                  peers, bytes, send_hz, all_open_s, static_cast<unsigned long long>(late),
+                  static_cast<unsigned long long>(ticks), p50, p99, (out + in) > 0 ? cpu * 1000.0 / (out + in) : 0.0,
                   100.0 * cpu / std::max(steady_s, 1e-9), threads, threads_started, rss, rss_started,
-                  static_cast<unsigned long long>(owner.closed));
+                  static_cast<unsigned long long>(s.refused_out), static_cast<unsigned long long>(owner.closed));
     std::printf(
-        "| peers | frame bytes | all open (s) | late ticks | loop work p99 (ms) | CPU per message (ms) | "
-        "room CPU | threads | RSS MiB | closed |\n|---|---|---|---|---|---|---|---|---|---|\n%s\n",
+        "| peers | frame bytes | frames/s | all open (s) | late ticks | send tick p50 / p99 (ms) | CPU per message "
+        "(ms) | "
+        "room CPU | threads | RSS MiB | refused | closed |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n%s\n",
         line);
-    std::printf("(before start: %d threads, %.1f MiB; messages: %.0f out, %.0f in over %.1f s)\n", threads0, rss0, out,
-                in, steady_s);
+    std::printf(
+        "(before start: %d threads, %.1f MiB; messages: %.0f out, %.0f in over %.1f s; %llu refused, %llu "
+        "dropped by the channel)\n",
+        threads0, rss0, out, in, steady_s, static_cast<unsigned long long>(s.refused_out),
+        static_cast<unsigned long long>(s.dropped_out));
+    // The payload over the whole run (setup included), for comparing with a socket counter.
+    std::printf("payload: %llu bytes in %llu messages out, %llu bytes in %llu messages in (heartbeats included)\n",
+                static_cast<unsigned long long>(s.bytes_out), static_cast<unsigned long long>(s.messages_out),
+                static_cast<unsigned long long>(s.bytes_in + s.heartbeats_in),
+                static_cast<unsigned long long>(s.messages_in + s.heartbeats_in));
     // Every peer closed by the room: their threads and memory go with them.
     for (RtcPeerId p = 1; p <= static_cast<RtcPeerId>(peers); ++p) rtc.close(p);
     const Clock::time_point closing = Clock::now();

@@ -19,6 +19,10 @@ Figures (NAME ARG...):
   playground-ticks              each playground's tick at its defaults and at its largest
   tick PLAYGROUND               one sentence: that playground's tick, defaults and largest
   room-load                     the room's tick, bandwidth and memory per bot count
+  room-transports               UDP and WebSocket seats under real loss, and the UDP bots one
+                                room holds (the latest room-udp-*.md)
+  rtc-capacity                  DataChannel peers one room process holds, and the bytes DTLS
+                                and SCTP add (the latest rtc-*.md)
   headline PLAYGROUND PRESET    one sentence: that preset's verdict, as the report tool
                                 judged it (tests/bench/results/headlines.md)
 
@@ -100,6 +104,78 @@ def room_run():
         raise Problem("tests/bench/results/room-latest.md: no table of bots")
     return {"date": date.group(1), "machine": f"{machine.group(1).replace('(R)', '')}, {machine.group(2)} cores",
             "rows": rows}
+
+
+def latest(pattern, what):
+    """The newest recorded run whose file name matches pattern (the names sort by time)."""
+    found = sorted(p for p in RESULTS.iterdir() if re.fullmatch(pattern, p.name))
+    if not found:
+        raise Problem(f"tests/bench/results/ has no {what} ({pattern})")
+    return found[-1]
+
+
+def cells_of(line):
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def machine_of(text, path):
+    machine = re.search(r"^Machine: ([^,;]+), (\d+) cores", text, re.M)
+    date = re.search(r"(\d{4}-\d{2}-\d{2})T", path.name)
+    if not (machine and date):
+        raise Problem(f"tests/bench/results/{path.name}: no machine line or date")
+    return f"{machine.group(1).replace('(R)', '')}, {machine.group(2)} cores", date.group(1)
+
+
+def room_udp_run():
+    """The latest room-udp-*.md in the bench's layout: for each frame rate under loss, the rows
+    per transport and how long after the loss stopped the mirrors agreed; the capacity rows."""
+    path = latest(r"room-udp-\d{4}-\d{2}-\d{2}T\d{6}Z\.md", "room transport run")
+    text = read(path)
+    runs, header, hz, capacity = [], None, None, None
+    for line in text.splitlines():
+        m = re.match(r"^### (\d+) frames a second", line)
+        if m:
+            hz = m.group(1)
+            runs.append({"hz": hz, "rows": {}, "cleared": {}})
+        elif line.startswith("## ") and "no loss" in line:
+            hz, capacity = None, {}
+        elif line.startswith("| transport") or line.startswith("| bots"):
+            header = cells_of(line)
+        elif line.startswith("| ") and header and not line.startswith("|---"):
+            row = dict(zip(header, cells_of(line)))
+            if "transport" in row and hz:
+                runs[-1]["rows"][row["transport"]] = row
+            elif "tick mean ms" in row and capacity is not None:
+                capacity = row
+        cleared = re.match(r"^loss cleared at .*?: udp (\d+) ms later, websocket (\d+) ms later", line)
+        if cleared and hz:
+            runs[-1]["cleared"] = {"udp": cleared.group(1), "websocket": cleared.group(2)}
+        thread = re.search(r"the room's thread alone \d+ ms \(([\d.]+)% of one core, ([\d.]+) us per frame\)", line)
+        if thread and capacity is not None:
+            capacity = dict(capacity, room_cpu=thread.group(1), us_per_frame=thread.group(2))
+    if not runs or not all(r["rows"] for r in runs) or not capacity:
+        raise Problem(f"tests/bench/results/{path.name}: no loss table per frame rate, or no capacity row")
+    machine, date = machine_of(text, path)
+    return {"path": path, "runs": runs, "capacity": capacity, "machine": machine, "date": date}
+
+
+def rtc_run():
+    path = latest(r"rtc-\d{4}-\d{2}-\d{2}T\d{6}Z\.md", "DataChannel run")
+    text = read(path)
+    header, rows, wire = None, [], {}
+    for line in text.splitlines():
+        if line.startswith("| peers") or line.startswith("| direction"):
+            header = cells_of(line)
+        elif line.startswith("| ") and header and not line.startswith("|---"):
+            row = dict(zip(header, cells_of(line)))
+            if "peers" in row:
+                rows.append(row)
+            elif "direction" in row:
+                wire[row["direction"]] = row
+    if not rows:
+        raise Problem(f"tests/bench/results/{path.name}: no table of peers")
+    machine, date = machine_of(text, path)
+    return {"path": path, "rows": rows, "wire": wire, "machine": machine, "date": date}
 
 
 HEADLINES = RESULTS / "headlines.md"
@@ -217,6 +293,35 @@ def figure(doc, spec):
         rows = [[x["bots"], x["tick mean ms"], x["tick worst ms"], x["KiB/s per client"], x["RSS MiB"]] for x in r["rows"]]
         return (table(rows, ["bots", "tick mean ms", "tick worst ms", "KiB/s per client", "RSS MiB"]) +
                 f"\n{r['machine']}, {r['date']} ([room-latest.md]({link(doc, 'tests/bench/results/room-latest.md')})).\n")
+    if name == "room-transports":
+        r = room_udp_run()
+        rows = []
+        for run in r["runs"]:
+            for transport in ("udp", "websocket"):
+                x = run["rows"].get(transport)
+                if x:
+                    rows.append([transport, run["hz"], x["frame age p50 ms (mean)"], x["frame age p99 ms (worst bot)"],
+                                 x["stalls"], x["frames lost"], x["mirror agreed %"], run["cleared"].get(transport, "")])
+        c = r["capacity"]
+        source = link(doc, "tests/bench/results/" + r["path"].name)
+        return (table(rows, ["transport", "frames/s", "frame age p50 ms", "p99 ms (worst seat)", "stalls", "frames lost",
+                             "mirror agreed %", "agreed again after the loss, ms"]) +
+                f"\n16 seats of each in one room, 20% of packets dropped by nftables in `unshare -n` for 8 s. "
+                f"{c['bots']} UDP bots, no loss: tick mean {c['tick mean ms']} ms of 16.7, "
+                f"the room's thread {c.get('room_cpu', '?')}% of one core, {c['RSS MiB']} MiB. "
+                f"{r['machine']}, {r['date']} ([{r['path'].name}]({source})).\n")
+    if name == "rtc-capacity":
+        r = rtc_run()
+        rows = [[x["peers"], x["frames/s"], x["late ticks"], x["room CPU"], x["threads"].split(" ")[0],
+                 x["RSS MiB"].split(" ")[0], x.get("refused", "")] for x in r["rows"]]
+        text = table(rows, ["peers", "frames/s", "late ticks", "room CPU", "threads", "RSS MiB",
+                            "refused (sender behind)"])
+        down = r["wire"].get("room to pages")
+        if down:
+            text += (f"\nOn the wire (nftables counters, IP and UDP headers, ICE, DTLS and SCTP included), frames of "
+                     f"600 bytes grew by {down['added']}.")
+        source = link(doc, "tests/bench/results/" + r["path"].name)
+        return text + f"\n{r['machine']}, {r['date']} ([{r['path'].name}]({source})).\n"
     if name == "headline":
         if len(args) != 2:
             raise Problem("headline takes PLAYGROUND PRESET")
