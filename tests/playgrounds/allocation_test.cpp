@@ -56,6 +56,12 @@ TEST(Allocation, TheCounterSeesAnAllocation) {
 }
 
 TEST(Allocation, SteadyStateTicksOfEveryPlaygroundAllocateNothing) {
+#if defined(__SANITIZE_ADDRESS__)
+    // The count is the same with any allocator, and the native and wasm suites take it; under
+    // ASan these 25 simulated seconds per playground cost two minutes and find nothing the
+    // other sanitized tests of the same code would not.
+    GTEST_SKIP() << "counted in the native and wasm suites";
+#endif
     for (const PlaygroundEntry& entry : playground_catalog()) {
         SCOPED_TRACE(entry.name);
         std::unique_ptr<Simulation> sim = entry.make();

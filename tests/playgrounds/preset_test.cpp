@@ -15,6 +15,13 @@ namespace {
 // stays pending until its moment, and then it is judged once, holds, and stays frozen. The
 // same judgement the page shows and the report prints.
 TEST(Presets, EveryPresetIsARunJudgedOnceAtItsMomentAndItHolds) {
+#if defined(__SANITIZE_ADDRESS__)
+    // Under ASan (ten times slower) every other preset, the same half every run: the verdicts
+    // are the native and wasm suites' to judge; here each playground's code still runs.
+    constexpr std::size_t kStride = 2;
+#else
+    constexpr std::size_t kStride = 1;
+#endif
     Host host(make_all_simulations());
     const std::vector<std::string> errors = load_all_presets(host, VANTAGE_PRESETS_DIR);
     ASSERT_TRUE(errors.empty()) << errors.front();
@@ -23,7 +30,9 @@ TEST(Presets, EveryPresetIsARunJudgedOnceAtItsMomentAndItHolds) {
         host.select(i);
         const std::vector<Preset> presets = host.presets();
         std::vector<std::pair<std::string, std::uint64_t>> checksums;
-        for (const Preset& p : presets) {
+        for (std::size_t k = 0; k < presets.size(); ++k) {
+            if (k % kStride != 0) continue;
+            const Preset& p = presets[k];
             SCOPED_TRACE(std::string(host.current().name()) + "/" + p.name);
             ASSERT_EQ(host.set("seed", "1"), "");
             for (int t = 0; t < 7; ++t) host.single_step();  // an earlier run: the preset must not continue it
