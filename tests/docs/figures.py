@@ -23,6 +23,8 @@ Figures (NAME ARG...):
                                 room holds (the latest room-udp-*.md)
   rtc-capacity                  DataChannel peers one room process holds, and the bytes DTLS
                                 and SCTP add (the latest rtc-*.md)
+  transports-line               one sentence from both: datagrams against the WebSocket under
+                                real loss, and what one room holds
   headline PLAYGROUND PRESET    one sentence: that preset's verdict, as the report tool
                                 judged it (tests/bench/results/headlines.md)
 
@@ -310,6 +312,25 @@ def figure(doc, spec):
                 f"{c['bots']} UDP bots, no loss: tick mean {c['tick mean ms']} ms of 16.7, "
                 f"the room's thread {c.get('room_cpu', '?')}% of one core, {c['RSS MiB']} MiB. "
                 f"{r['machine']}, {r['date']} ([{r['path'].name}]({source})).\n")
+    if name == "transports-line":
+        u, r = room_udp_run(), rtc_run()
+        fast = max(u["runs"], key=lambda run: int(run["hz"]))
+        udp, ws = fast["rows"].get("udp"), fast["rows"].get("websocket")
+        if not (udp and ws):
+            raise Problem(f"{u['path'].name}: no udp and websocket rows at {fast['hz']} frames a second")
+        held = [x for x in r["rows"] if x["frames/s"] == "16" and x["late ticks"].startswith("0 of")]
+        if not held:
+            raise Problem(f"{r['path'].name}: no run at 16 frames a second without a late tick")
+        peers = max(held, key=lambda x: int(x["peers"]))
+        c = u["capacity"]
+        return (f"Under 20% real loss at {fast['hz']} frames a second, a datagram seat's newest frame aged "
+                f"{udp['frame age p99 ms (worst bot)']} ms at p99 against the WebSocket's "
+                f"{ws['frame age p99 ms (worst bot)']} ms, and its mirror agreed again "
+                f"{fast['cleared'].get('udp', '?')} ms after the loss stopped "
+                f"(WebSocket {fast['cleared'].get('websocket', '?')} ms); one room held {c['bots']} UDP bots at a "
+                f"{c['tick mean ms']} ms mean tick and {peers['peers']} DataChannel peers with no late tick "
+                f"({u['machine']}, {u['date']}: [{u['path'].name}]({link(doc, 'tests/bench/results/' + u['path'].name)}), "
+                f"[{r['path'].name}]({link(doc, 'tests/bench/results/' + r['path'].name)})).\n")
     if name == "rtc-capacity":
         r = rtc_run()
         rows = [[x["peers"], x["frames/s"], x["late ticks"], x["room CPU"], x["threads"].split(" ")[0],
