@@ -15,7 +15,7 @@ constexpr std::size_t kMaxAcksQueued = 64;  // per seat: more means the client f
 }  // namespace
 
 void RoomSeat::send(double now_ms, std::span<const std::uint8_t> bytes) {
-    if (link.down().send(now_ms, bytes) != SendFate::Scheduled) ++report.frames_lost;
+    if (!arrives(link.down().send(now_ms, bytes))) ++report.frames_lost;
 }
 
 bool RoomSeat::poll(double, std::vector<std::uint8_t>& out) {
