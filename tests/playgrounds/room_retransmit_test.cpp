@@ -1,0 +1,132 @@
+// The lesson on a clean network: the room's simulated loss (per seat, above the socket) with
+// websocket_retransmits on. A seat whose frames ride the WebSocket is treated as TCP would
+// treat it: what the loss drops is resent a retransmission timeout later and holds every later
+// frame (LossyLink's stream mode), so nothing is lost but the newest frame held ages. A seat on
+// UDP in the same room, under the same loss, loses frames, the acked stream repairs them, and
+// its newest frame stays young. Real sockets on 127.0.0.1, no namespace, a few seconds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "room/horde_room.hpp"
+#include "room/room_bot.hpp"
+#include "room/udp_room.hpp"
+#include "support/live_room.hpp"
+
+namespace vantage::room {
+namespace {
+
+using namespace std::chrono_literals;
+using live::drive;
+
+TEST(RoomRetransmit, TheSettingIsZeroOrOneAndTheWelcomeNamesItWhenOn) {
+    HordeRoomOptions o;
+    EXPECT_FALSE(o.websocket_retransmits);
+    EXPECT_EQ(o.describe().find("websocket_retransmits"), std::string::npos);
+    std::vector<std::string> errors = apply_room_settings(o, "websocket_retransmits=2");
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_NE(errors[0].find("'websocket_retransmits' is 0"), std::string::npos) << errors[0];
+    EXPECT_FALSE(o.websocket_retransmits);
+    errors = apply_room_settings(o, "loss_pct=20&websocket_retransmits=1");
+    EXPECT_TRUE(errors.empty());
+    EXPECT_TRUE(o.websocket_retransmits);
+    EXPECT_NE(o.describe().find("&websocket_retransmits=1"), std::string::npos);
+}
+
+struct Seen {
+    std::uint64_t lost = 0, stalls = 0;  // counted by the bot since the measurement began
+    double age_p99_ms = 0;
+    double agreed = 0;  // fraction of the bot's updates whose mirror agreed with the server's set
+};
+
+TEST(RoomRetransmit, UnderSimulatedLossTheWebSocketSeatLosesNothingAndAgesWhileTheUdpSeatStaysYoung) {
+    HordeRoomOptions o;
+    o.seats = 4;
+    o.settings.enemies = 600;
+    o.settings.send_hz = 60.0;  // a frame every tick: one frame interval is 17 ms
+    o.settings.latency_ms = 0.0;
+    o.settings.jitter_ms = 0.0;
+    o.settings.loss_pct = 20.0;  // both ways, simulated by the room on every seat
+    o.websocket_retransmits = true;
+    live::LiveRoom<HordeRoom> live(o);
+    UdpRoom udp(live.room, {.bind = UdpAddress::v4(127, 0, 0, 1, 0)});
+    ASSERT_EQ(udp.open(), "");
+    live::on_server_thread(*live.server, [&] {
+        live.room.set_udp_door(&udp);
+        return true;
+    });
+    std::vector<std::unique_ptr<HordeBot>> bots;  // 0, 1 on UDP; 2, 3 on the WebSocket
+    for (int i = 0; i < 4; ++i) {
+        bots.push_back(std::make_unique<HordeBot>(play::RoomRemoteOptions{.name = i < 2 ? "udp" : "ws"},
+                                                  UdpSeatLinkOptions{.enabled = i < 2}));
+        ASSERT_EQ(bots.back()->join(live.url, live::now_ms()), "");
+    }
+    auto on_udp = [&](int i) { return bots[i]->remote().transport() == SeatTransport::Udp; };
+    ASSERT_TRUE(drive(
+        bots, [&] { return on_udp(0) && on_udp(1) && bots[3]->remote().frames() > 30; }, 8000ms));
+    drive(
+        bots, [] { return false; }, 1000ms);
+
+    Seen seen[4];
+    std::uint64_t lost0[4], stalls0[4], agreed[4] = {}, samples = 0;
+    for (int i = 0; i < 4; ++i) {
+        lost0[i] = bots[i]->remote().frames_lost();
+        stalls0[i] = bots[i]->remote().stalls();
+    }
+    drive(
+        bots,
+        [&] {
+            for (int i = 0; i < 4; ++i) agreed[i] += bots[i]->remote().client().agreed() ? 1 : 0;
+            ++samples;
+            return false;
+        },
+        4000ms);
+    for (int i = 0; i < 4; ++i) {
+        const play::HordeRemote& r = bots[i]->remote();
+        seen[i] = {.lost = r.frames_lost() - lost0[i],
+                   .stalls = r.stalls() - stalls0[i],
+                   .age_p99_ms = r.frame_age_p99_ms().value_or(0.0),
+                   .agreed = static_cast<double>(agreed[i]) / static_cast<double>(samples)};
+        std::printf(
+            "  %s seat %d, 20%% simulated loss: frames lost %llu, frame age p99 %.0f ms, stalls %llu, "
+            "mirror agreed %.0f%%\n",
+            i < 2 ? "udp" : "websocket", i, static_cast<unsigned long long>(seen[i].lost), seen[i].age_p99_ms,
+            static_cast<unsigned long long>(seen[i].stalls), 100.0 * seen[i].agreed);
+    }
+    const std::vector<SeatReport> reports =
+        live::on_server_thread(*live.server, [&] { return live.room.seat_reports(); });
+    EXPECT_TRUE(on_udp(0) && on_udp(1)) << "the UDP seats stayed on UDP";
+    live.stop();
+
+    ASSERT_EQ(reports.size(), 4u);
+    for (const SeatReport& r : reports) {
+        SCOPED_TRACE(r.name);
+        if (r.name == "ws") {
+            EXPECT_EQ(r.transport, SeatTransport::WebSocket);
+            EXPECT_EQ(r.frames_lost, 0u) << "the room lost nothing on a websocket seat";
+            EXPECT_GT(r.frames_resent, 20u) << "it resent what the loss dropped";
+        } else {
+            EXPECT_EQ(r.transport, SeatTransport::Udp);
+            EXPECT_GT(r.frames_lost, 20u) << "a datagram seat loses what the loss drops";
+            EXPECT_EQ(r.frames_resent, 0u);
+        }
+    }
+    for (int i = 2; i < 4; ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_EQ(seen[i].lost, 0u) << "no sequence gap on the websocket";
+        EXPECT_GE(seen[i].age_p99_ms, 150.0) << "a resend holds every later frame: many frame intervals";
+    }
+    for (int i = 0; i < 2; ++i) {
+        SCOPED_TRACE(i);
+        EXPECT_GT(seen[i].lost, 10u);
+        EXPECT_LT(seen[i].age_p99_ms, 100.0) << "the newest frame held stays within a few frame intervals";
+        EXPECT_GT(seen[i].agreed, 0.8) << "the acked stream repairs what was lost";
+        for (int j = 2; j < 4; ++j) EXPECT_GT(seen[j].age_p99_ms, 2.0 * seen[i].age_p99_ms);
+    }
+}
+
+}  // namespace
+}  // namespace vantage::room
