@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "common/host.hpp"
@@ -18,6 +19,11 @@ constexpr std::size_t kMaxAcksQueued = 64;  // per seat: more means the client f
 double retransmission_timeout_ms(const Impairment& i) {
     return std::clamp(2.0 * (i.latency_ms + i.jitter_ms), 200.0, 60000.0);
 }
+
+// A resending seat's link releases, after a long resend, every message held behind it at once:
+// it hands its socket at most this many queued messages and keeps the rest, in order, as a TCP
+// sender's data waits in its socket buffer (the server's queue, 64 by default, would drop them).
+constexpr std::size_t kStreamQueueMessages = 32;
 }  // namespace
 
 void RoomSeat::send(double now_ms, std::span<const std::uint8_t> bytes) {
@@ -691,7 +697,12 @@ void GameRoom::on_tick(double) {
     // Whatever the down links deliver by now goes to the sockets.
     PhaseScope phase(profiler_, "send");
     for (RoomSeat* seat : seated) {
-        while (seat->link.down().poll(now_ms, message_)) {
+        std::size_t socket_room = SIZE_MAX;
+        if (server_ && retransmits(*seat)) {
+            const std::size_t queued = server_->connection_stats(seat->connection).queued_messages;
+            socket_room = queued < kStreamQueueMessages ? kStreamQueueMessages - queued : 0;
+        }
+        for (; socket_room > 0 && seat->link.down().poll(now_ms, message_); --socket_room) {
             // A seat's frames take its datagram path when it has one; everything else (pongs,
             // truth answers) stays on the WebSocket, which must deliver them.
             if (seat->path && !message_.empty() && is_frame_type(message_[0])) {
