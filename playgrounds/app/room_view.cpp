@@ -23,7 +23,7 @@ const char* simulated_loss_words(const RoomRemote& remote) {
     if (!remote.websocket_retransmits()) return nullptr;
     return remote.transport() == SeatTransport::WebSocket
                ? "simulated loss, retransmitted as TCP would: frames come late and in order, none lost"
-               : "simulated loss, dropped as datagrams are: the acked stream repairs it";
+               : "simulated loss, dropped as datagrams are: a lost frame is gone";
 }
 
 void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
