@@ -45,6 +45,7 @@ std::string_view LossyLinkOptions::validate() const {
     if (!std::isfinite(rate_bytes_per_sec) || rate_bytes_per_sec < 0.0) return "rate_bytes_per_sec must be >= 0";
     if (!std::isfinite(burst_bytes) || burst_bytes < 1.0) return "burst_bytes must be >= 1";
     if (!duration(max_queue_ms)) return "max_queue_ms must be in [0, 60000]";
+    if (!duration(rto_ms) || rto_ms < 1.0) return "rto_ms must be in [1, 60000]";
     return {};
 }
 
@@ -67,6 +68,7 @@ void LossyLink::reset() {
     delay_rng_ = stream(seed, 3);
     reorder_rng_ = stream(seed, 4);
     duplicate_rng_ = stream(seed, 5);
+    retransmit_rng_ = stream(seed, 6);
     bad_state_ = false;
     tokens_ = options_.burst_bytes;
     tokens_at_ms_ = 0.0;
@@ -112,6 +114,7 @@ SendFate LossyLink::send(double now_ms, std::span<const std::uint8_t> bytes) {
     const bool doubled = duplicate_rng_.chance(options_.duplicate);
     const float duplicate_draw = duplicate_rng_.unit();
 
+    if (options_.stream) return send_stream(now_ms, bytes, lost, jitter_draw);
     if (options_.mtu_bytes > 0 && bytes.size() > options_.mtu_bytes) {
         // After the draws, so an MTU never shifts the other streams.
         counters_.packets_oversize += 1;
@@ -123,21 +126,14 @@ SendFate LossyLink::send(double now_ms, std::span<const std::uint8_t> bytes) {
         return SendFate::Lost;
     }
 
-    double depart_ms = now_ms;
-    if (options_.rate_bytes_per_sec > 0.0) {
-        const double rate_per_ms = options_.rate_bytes_per_sec / 1000.0;
-        tokens_ = std::min(options_.burst_bytes, tokens_ + (now_ms - tokens_at_ms_) * rate_per_ms);
-        tokens_at_ms_ = now_ms;
-        const double size = static_cast<double>(bytes.size());
-        const double wait_ms = tokens_ >= size ? 0.0 : (size - tokens_) / rate_per_ms;
-        if (wait_ms > options_.max_queue_ms) {
-            counters_.packets_dropped += 1;
-            counters_.bytes_dropped += bytes.size();
-            return SendFate::Dropped;
-        }
-        tokens_ -= size;
-        depart_ms += wait_ms;
+    const double wait_ms = cap_wait_ms(now_ms, bytes.size());
+    if (wait_ms > options_.max_queue_ms) {
+        counters_.packets_dropped += 1;
+        counters_.bytes_dropped += bytes.size();
+        return SendFate::Dropped;
     }
+    if (options_.rate_bytes_per_sec > 0.0) tokens_ -= static_cast<double>(bytes.size());
+    const double depart_ms = now_ms + wait_ms;
 
     const double arrive_ms = depart_ms + options_.latency_ms + options_.jitter_ms * static_cast<double>(jitter_draw);
     double at_ms = 0.0;
@@ -154,6 +150,43 @@ SendFate LossyLink::send(double now_ms, std::span<const std::uint8_t> bytes) {
         schedule(at_ms + options_.duplicate_ms * static_cast<double>(duplicate_draw), bytes);
     }
     return SendFate::Scheduled;
+}
+
+SendFate LossyLink::send_stream(double now_ms, std::span<const std::uint8_t> bytes, bool lost, float jitter_draw) {
+    // The resends: each waits the timeout, doubled per consecutive loss, and draws the loss
+    // again from its own stream (with the good state's probability: a burst is usually over
+    // a timeout later), so the first draws stay the datagram mode's.
+    double resend_ms = 0.0;
+    int resends = 0;
+    bool again = lost;
+    while (again) {
+        const double backoff = static_cast<double>(1 << std::min(resends, kLossyLinkMaxBackoffDoublings));
+        resend_ms += std::min(60000.0, options_.rto_ms * backoff);
+        ++resends;
+        again = resends < kLossyLinkMaxRetransmissions && retransmit_rng_.chance(options_.loss);
+    }
+    counters_.retransmissions += static_cast<std::uint64_t>(resends);
+
+    // The cap charges the packet once and never drops: a stream's sender waits its turn.
+    const double wait_ms = cap_wait_ms(now_ms, bytes.size());
+    if (options_.rate_bytes_per_sec > 0.0) tokens_ -= static_cast<double>(bytes.size());
+    const double depart_ms = now_ms + wait_ms;
+    const double arrive_ms =
+        depart_ms + options_.latency_ms + options_.jitter_ms * static_cast<double>(jitter_draw) + resend_ms;
+    // Head-of-line blocking: nothing is handed out before the packet sent ahead of it.
+    const double at_ms = std::max(arrive_ms, order_floor_ms_);
+    order_floor_ms_ = at_ms;
+    schedule(at_ms, bytes);
+    return resends > 0 ? SendFate::Retransmitted : SendFate::Scheduled;
+}
+
+double LossyLink::cap_wait_ms(double now_ms, std::size_t size) {
+    if (options_.rate_bytes_per_sec <= 0.0) return 0.0;
+    const double rate_per_ms = options_.rate_bytes_per_sec / 1000.0;
+    tokens_ = std::min(options_.burst_bytes, tokens_ + (now_ms - tokens_at_ms_) * rate_per_ms);
+    tokens_at_ms_ = now_ms;
+    const double bytes = static_cast<double>(size);
+    return tokens_ >= bytes ? 0.0 : (bytes - tokens_) / rate_per_ms;
 }
 
 void LossyLink::schedule(double at_ms, std::span<const std::uint8_t> bytes) {

@@ -79,7 +79,9 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
         {"age p99", "how old the newest frame the student holds gets, ms (99th percentile over 8 s)"},
         {"stalls", "times no newer frame came for three frame intervals"},
         {"sock. loss %", "frames lost on the socket itself (real loss), beyond the simulated loss"},
-        {"loss %", "this seat's simulated packet loss, set by the console"},
+        {"loss %",
+         "this seat's simulated packet loss, set by the console; 'TCP': the seat rides the websocket and the "
+         "room resends what the loss drops, late and in order, as TCP would (websocket_retransmits)"},
         {"lat. ms", "this seat's added latency, set by the console"},
         {"", ""},
     };
@@ -127,7 +129,13 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(reading(r.socket_loss_pct, "%.1f").c_str());
         ImGui::TableNextColumn();
-        ImGui::Text("%.0f", r.loss_pct);
+        if (table.websocket_retransmits && r.transport == SeatTransport::WebSocket) {
+            ImGui::Text("%.0f TCP", r.loss_pct);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("simulated, retransmitted as TCP would: frames arrive late and in order, none lost");
+        } else {
+            ImGui::Text("%.0f", r.loss_pct);
+        }
         ImGui::TableNextColumn();
         ImGui::Text("%.0f", r.latency_ms);
         ImGui::TableNextColumn();

@@ -17,6 +17,15 @@ bool remote_joined(RoomSession& session) {
     return session.remote().status() == RoomRemote::Status::Joined;
 }
 
+// How the room's simulated loss treats this seat's frames, when the room resends it on the
+// WebSocket (websocket_retransmits): null when the room does not, so nothing is said.
+const char* simulated_loss_words(const RoomRemote& remote) {
+    if (!remote.websocket_retransmits()) return nullptr;
+    return remote.transport() == SeatTransport::WebSocket
+               ? "simulated loss, retransmitted as TCP would: frames come late and in order, none lost"
+               : "simulated loss, dropped as datagrams are: a lost frame is gone";
+}
+
 void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     RoomRemote& remote = session.remote();
     const RoomWords& words = session.words();
@@ -63,6 +72,8 @@ void draw_sidebar(RoomSession& session, bool& autopilot_when_idle) {
     ImGui::TextUnformatted(over.c_str());
     if (!remote.transport_why().empty() && remote.transport_why() != over)  // the why, when it says more
         ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "%s", remote.transport_why().c_str());
+    if (const char* loss = simulated_loss_words(remote))
+        ImGui::TextColored(ImVec4(0.6f, 0.65f, 0.75f, 1.0f), "%s", loss);
     if (remote.frame_age_p50_ms() && remote.frame_age_p99_ms())
         ImGui::Text("frame age %.0f ms (p99 %.0f ms), stalls %llu", *remote.frame_age_p50_ms(),
                     *remote.frame_age_p99_ms(), static_cast<unsigned long long>(remote.stalls()));

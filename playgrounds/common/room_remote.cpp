@@ -30,6 +30,10 @@ double setting_value(std::string_view settings, std::string_view key, double fal
 }
 }  // namespace
 
+bool RoomRemote::websocket_retransmits() const {
+    return setting_value(welcome_.settings, "websocket_retransmits", 0.0) == 1.0;
+}
+
 RoomRemote::RoomRemote(RoomRemoteOptions options) : options_(std::move(options)) {
     options_.truth_hz = std::clamp(options_.truth_hz, 0.0, 10.0);
     options_.ping_hz = std::clamp(options_.ping_hz, 0.2, 10.0);

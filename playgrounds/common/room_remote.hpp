@@ -98,6 +98,9 @@ public:
     std::uint32_t seat() const { return welcome_.seat; }
     std::uint32_t seats() const { return welcome_.seats; }
     const WelcomeMessage& welcome() const { return welcome_; }
+    // The room resends its simulated loss on WebSocket seats, as TCP would (its welcome's
+    // settings say websocket_retransmits=1); datagram seats lose it.
+    bool websocket_retransmits() const;
     const std::vector<RosterEntry>& roster() const { return roster_; }
     // The server's simulated time now, as this client estimates it (ms).
     double server_ms(double local_ms) const { return local_ms + offset_ms_; }

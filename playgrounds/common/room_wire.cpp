@@ -342,7 +342,7 @@ void encode_seat_table(ByteWriter& w, const SeatTableMessage& m) {
     assert(m.rows.size() <= kMaxRosterSeats && "room_wire: seat table too long");
     w.write_u8(static_cast<std::uint8_t>(RoomMessage::SeatTable));
     w.write_varint(m.server_ms);
-    w.write_u8(m.recovery ? 1 : 0);
+    w.write_u8(static_cast<std::uint8_t>((m.recovery ? 1 : 0) | (m.websocket_retransmits ? 2 : 0)));
     write_setting(w, m.theta, 1000.0);
     write_setting(w, m.view_radius, 10.0);
     write_string(w, m.preset, kMaxPlaygroundBytes * 4);
@@ -660,9 +660,10 @@ WireError decode_seat_table(std::span<const std::uint8_t> bytes, SeatTableMessag
     ByteReader r(bytes);
     if (!expect_type(r, RoomMessage::SeatTable)) return r.error();
     out.server_ms = r.read_varint();
-    const std::uint8_t recovery = r.read_u8();
-    if (r.ok() && recovery > 1) r.fail(WireError::OutOfRange);
-    out.recovery = recovery == 1;
+    const std::uint8_t flags = r.read_u8();  // bit 0 recovery, bit 1 websocket_retransmits
+    if (r.ok() && flags > 3) r.fail(WireError::OutOfRange);
+    out.recovery = (flags & 1) != 0;
+    out.websocket_retransmits = (flags & 2) != 0;
     out.theta = read_setting(r, 1000.0, 2.0);
     out.view_radius = read_setting(r, 10.0, 1500.0);
     read_string(r, out.preset, kMaxPlaygroundBytes * 4);

@@ -182,6 +182,7 @@ struct SeatRow {
 struct SeatTableMessage {
     std::uint64_t server_ms = 0;
     bool recovery = true;
+    bool websocket_retransmits = false;  // WebSocket seats' simulated loss is resent, as TCP would
     double theta = 0, view_radius = 420;
     std::string preset;  // the preset last run for the room, or empty
     std::vector<SeatRow> rows;

@@ -430,7 +430,7 @@ void NetcodeSim::server_tick(double t) {
         const SendFate fate = c.down.send(t, writer_.bytes());
         c.down_bytes.elapsed(t);
         c.down_bytes.add(static_cast<double>(writer_.size()));
-        c.timeline.record(false, time_to_wire(server_ms), t, fate != SendFate::Scheduled, writer_.bytes());
+        c.timeline.record(false, time_to_wire(server_ms), t, !arrives(fate), writer_.bytes());
     }
 }
 
@@ -575,7 +575,7 @@ void NetcodeSim::client_frame(ClientLane& c, const MoveInput& m, double dt_ms,
         const SendFate fate = c.up.send(local_ms_, writer_.bytes());
         c.up_bytes.elapsed(local_ms_);
         c.up_bytes.add(static_cast<double>(writer_.size()));
-        c.timeline.record(true, c.entity.latest_seq(), local_ms_, fate != SendFate::Scheduled, writer_.bytes());
+        c.timeline.record(true, c.entity.latest_seq(), local_ms_, !arrives(fate), writer_.bytes());
     }
     // (up_bytes was dated at the send above, at this same time: a second call changes nothing.)
     for (Reading* r : c.readings()) r->elapsed(local_ms_);

@@ -47,7 +47,7 @@ std::string BlackholeRoomOptions::describe() const {
         out += (out.empty() ? "" : "&") + p.name + "=" + buf;
     }
     std::snprintf(buf, sizeof buf, "&seed=%llu&tick_hz=%d", static_cast<unsigned long long>(seed), tick_hz);
-    return out + "&strategy=" + lane_name(strategy) + buf;
+    return out + "&strategy=" + lane_name(strategy) + buf + (websocket_retransmits ? "&websocket_retransmits=1" : "");
 }
 
 std::vector<std::string> apply_room_settings(BlackholeRoomOptions& options, std::string_view list) {
@@ -151,6 +151,7 @@ bool BlackholeRoom::run_preset(const Preset& preset, std::span<RoomSeat* const> 
     options_.settings.disc_walk = next.settings.disc_walk;
     options_.settings.corrections = next.settings.corrections;
     options_.strategy = next.strategy;
+    options_.websocket_retransmits = next.websocket_retransmits;
     for (RoomSeat* seat : seated) impair(*seat, default_impairment());
     return true;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "common/host.hpp"
@@ -12,10 +13,23 @@ using namespace vantage::play;
 
 namespace {
 constexpr std::size_t kMaxAcksQueued = 64;  // per seat: more means the client floods; the oldest go
+
+// A simulated TCP's retransmission timeout: a round trip at its worst jitter, floored at
+// Linux's 200 ms (its RTO_MIN, which a LAN's round trips never reach).
+double retransmission_timeout_ms(const Impairment& i) {
+    return std::clamp(2.0 * (i.latency_ms + i.jitter_ms), 200.0, 60000.0);
+}
+
+// A resending seat's link releases, after a long resend, every message held behind it at once:
+// it hands its socket at most this many queued messages and keeps the rest, in order, as a TCP
+// sender's data waits in its socket buffer (the server's queue, 64 by default, would drop them).
+constexpr std::size_t kStreamQueueMessages = 32;
 }  // namespace
 
 void RoomSeat::send(double now_ms, std::span<const std::uint8_t> bytes) {
-    if (link.down().send(now_ms, bytes) != SendFate::Scheduled) ++report.frames_lost;
+    const SendFate fate = link.down().send(now_ms, bytes);
+    if (!arrives(fate)) ++report.frames_lost;
+    if (fate == SendFate::Retransmitted) ++report.frames_resent;
 }
 
 bool RoomSeat::poll(double, std::vector<std::uint8_t>& out) {
@@ -42,13 +56,20 @@ std::string RoomOptions::validate(int max_seats) const {
 
 bool apply_room_key(RoomOptions& options, std::string_view name, std::string_view value,
                     std::vector<std::string>& errors) {
-    if (name != "truth_max_hz" && name != "seed" && name != "tick_hz" && name != "seats") return false;
+    if (name != "truth_max_hz" && name != "seed" && name != "tick_hz" && name != "seats" &&
+        name != "websocket_retransmits")
+        return false;
     double v = 0;
     if (!parse_value(value, v)) {
         errors.push_back("'" + std::string(name) + "' needs a number (got '" + std::string(value) + "')");
         return true;
     }
-    if (name == "truth_max_hz") {
+    if (name == "websocket_retransmits") {
+        if (v != 0.0 && v != 1.0)
+            errors.push_back("'websocket_retransmits' is 0 (loss drops) or 1 (resent on websocket seats, as TCP)");
+        else
+            options.websocket_retransmits = v != 0.0;
+    } else if (name == "truth_max_hz") {
         options.truth_max_hz = v;
     } else if (name == "seed") {
         if (v < 0 || v > 9007199254740991.0 || v != std::floor(v))
@@ -86,6 +107,8 @@ LossyLinkOptions GameRoom::link_options(std::uint64_t seed) const {
     o.latency_ms = i.latency_ms;
     o.jitter_ms = i.jitter_ms;
     o.loss = static_cast<float>(i.loss_pct / 100.0);
+    o.stream = room_.websocket_retransmits;  // a new seat rides the WebSocket
+    o.rto_ms = retransmission_timeout_ms(i);
     return o;
 }
 
@@ -333,10 +356,18 @@ void GameRoom::impair(RoomSeat& seat, const Impairment& i) {
     o.latency_ms = i.latency_ms;
     o.jitter_ms = i.jitter_ms;
     o.loss = static_cast<float>(i.loss_pct / 100.0);
+    o.stream = retransmits(seat);
+    o.rto_ms = retransmission_timeout_ms(i);
     seat.link.set_impairment(o);
     seat.report.loss_pct = i.loss_pct;
     seat.report.latency_ms = i.latency_ms;
     seat.report.jitter_ms = i.jitter_ms;
+}
+
+void GameRoom::reimpair(RoomSeat& seat) {
+    impair(
+        seat,
+        {.loss_pct = seat.report.loss_pct, .latency_ms = seat.report.latency_ms, .jitter_ms = seat.report.jitter_ms});
 }
 
 void GameRoom::command(ConnectionId teacher, const CommandMessage& c) {
@@ -411,6 +442,7 @@ void GameRoom::send_seat_table() {
     SeatTableMessage t;
     t.server_ms = static_cast<std::uint64_t>(std::llround(world_ms()));
     fill_table(t);
+    t.websocket_retransmits = room_.websocket_retransmits;
     t.preset = preset_;
     seats_.for_each_occupant([&](const ConnectionId&, SeatToken token) {
         const SeatSlot* s = seats_.state(token);
@@ -533,6 +565,7 @@ void GameRoom::attach_path(ConnectionId id, std::unique_ptr<DatagramPath> path) 
     const SeatTransport kind = path->kind();
     seat->path = std::move(path);
     ++seat->report.path_attaches;
+    reimpair(*seat);  // a datagram path loses what the loss drops
     tell_transport(*seat, kind, std::string("frames over ") + std::string(transport_name(kind)));
 }
 
@@ -540,6 +573,7 @@ void GameRoom::detach_path(ConnectionId id, std::string_view why) {
     RoomSeat* seat = seat_of(id);
     if (!seat || !seat->path) return;
     seat->path.reset();
+    reimpair(*seat);  // the WebSocket may resend (websocket_retransmits)
     tell_transport(*seat, SeatTransport::WebSocket, why);
 }
 
@@ -663,7 +697,12 @@ void GameRoom::on_tick(double) {
     // Whatever the down links deliver by now goes to the sockets.
     PhaseScope phase(profiler_, "send");
     for (RoomSeat* seat : seated) {
-        while (seat->link.down().poll(now_ms, message_)) {
+        std::size_t socket_room = SIZE_MAX;
+        if (server_ && retransmits(*seat)) {
+            const std::size_t queued = server_->connection_stats(seat->connection).queued_messages;
+            socket_room = queued < kStreamQueueMessages ? kStreamQueueMessages - queued : 0;
+        }
+        for (; socket_room > 0 && seat->link.down().poll(now_ms, message_); --socket_room) {
             // A seat's frames take its datagram path when it has one; everything else (pongs,
             // truth answers) stays on the WebSocket, which must deliver them.
             if (seat->path && !message_.empty() && is_frame_type(message_[0])) {

@@ -31,10 +31,14 @@ namespace vantage::room {
 
 // What every room is told on the command line, whatever it plays.
 struct RoomOptions {
-    int seats = 16;                    // the room's capacity, [1, the game's maximum]
-    std::uint64_t seed = 1;            // the world's seed
-    int tick_hz = 60;                  // the world's fixed tick, [10, 120]
-    double truth_max_hz = 10.0;        // truth answers per seat per second, [0, 20]; 0 = none
+    int seats = 16;              // the room's capacity, [1, the game's maximum]
+    std::uint64_t seed = 1;      // the world's seed
+    int tick_hz = 60;            // the world's fixed tick, [10, 120]
+    double truth_max_hz = 10.0;  // truth answers per seat per second, [0, 20]; 0 = none
+    // On: the simulated loss on a seat whose frames ride the WebSocket is resent, late and in
+    // order, as TCP would (LossyLink's stream mode), while datagram seats (UDP, DataChannel)
+    // keep plain loss. Off: every seat loses what the loss drops (the simulation of old).
+    bool websocket_retransmits = false;
     double hello_timeout_ms = 3000.0;  // a connection that has not said hello by then is closed, (0, 60000]
     // Admission quotas, one per kind of connection (room_wire.md, "Admission"): a kind that is
     // full refuses with a sentence and never takes another kind's place.
@@ -68,6 +72,7 @@ struct SeatReport {
     std::uint64_t frames = 0;                            // frames the server half encoded
     std::uint64_t frame_bytes = 0;                       // their bytes (the encoder's count)
     std::uint64_t frames_lost = 0;                       // dropped by the seat's down link (impairment)
+    std::uint64_t frames_resent = 0;                     // lost by it, resent late (websocket_retransmits)
     std::uint64_t sent_messages = 0;                     // messages handed to the socket
     std::uint64_t sent_bytes = 0;                        // their payload bytes
     std::uint64_t dropped = 0;                           // refused by the socket's queue (slow reader)
@@ -221,7 +226,10 @@ protected:
     virtual void set_default_impairment(const Impairment& i) = 0;
 
     // --- what the game may use ---
+    // Also sets whether the seat's links resend (websocket_retransmits, on the WebSocket now).
     void impair(RoomSeat& seat, const Impairment& i);
+    // Whether the simulated loss on `seat` is resent as TCP would (it rides the WebSocket).
+    bool retransmits(const RoomSeat& seat) const { return room_.websocket_retransmits && !seat.path; }
     // Sends to the socket directly, unimpaired (the join state: a real game sends it reliably).
     SendResult send_direct(ConnectionId id, std::span<const std::uint8_t> bytes);
     play::Profiler* profiler() const { return profiler_; }
@@ -257,6 +265,7 @@ private:
     void udp_request(RoomSeat& seat);
     void rtc_signal(RoomSeat& seat, std::span<const std::uint8_t> bytes);
     void tell_transport(RoomSeat& seat, SeatTransport wanted, std::string_view why);
+    void reimpair(RoomSeat& seat);  // the seat's own impairment again, for its transport now
     void snapshot_socket(RoomSeat& seat) const;
     std::vector<RoomSeat*>& seated_scratch();
     RoomSeat* seat_of(ConnectionId id);

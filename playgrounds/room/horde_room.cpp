@@ -40,7 +40,7 @@ std::string HordeRoomOptions::describe() const {
     }
     std::snprintf(buf, sizeof buf, "&recovery=%d&seed=%llu&tick_hz=%d", recovery ? 1 : 0,
                   static_cast<unsigned long long>(seed), tick_hz);
-    return out + buf;
+    return out + buf + (websocket_retransmits ? "&websocket_retransmits=1" : "");
 }
 
 std::vector<std::string> apply_room_settings(HordeRoomOptions& options, std::string_view list) {
@@ -148,6 +148,7 @@ bool HordeRoom::run_preset(const Preset& preset, std::span<RoomSeat* const> seat
     options_.settings.theta = next.settings.theta;
     options_.settings.view_radius = next.settings.view_radius;
     options_.recovery = next.recovery;
+    options_.websocket_retransmits = next.websocket_retransmits;
     for (RoomSeat* seat : seated) {
         impair(*seat, default_impairment());
         static_cast<Seat*>(seat)->server.baseline().set_policy(next.recovery ? RecoveryPolicy::Acked

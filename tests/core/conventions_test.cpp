@@ -95,7 +95,7 @@ TEST(Conventions, EveryEnumHasDistinctNames) {
     expect_named<RecordResult>(3, "RecordResult");
     expect_named<HistoryCoverage>(4, "HistoryCoverage");
     expect_named<Submission>(6, "Submission");
-    expect_named<SendFate>(4, "SendFate");
+    expect_named<SendFate>(5, "SendFate");
     expect_named<Reconciliation::Outcome>(3, "Reconciliation::Outcome");
     expect_named<Seating::Kind>(3, "Seating::Kind");
     expect_named<ReusePolicy>(2, "ReusePolicy");

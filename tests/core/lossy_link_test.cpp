@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -246,6 +247,154 @@ TEST(LossyLink, ChangingTheOptionsLiveKeepsWhatIsInFlight) {
     EXPECT_EQ(id_of(out), 1u);
 }
 
+// Stream mode (a TCP stream): what the loss model loses is resent, late, and holds what follows.
+
+struct Arrival {
+    std::uint32_t id;
+    double at_ms;
+};
+
+// Sends `count` packets one per `interval_ms`, polling every ms; records each send's fate and
+// every arrival with its time.
+std::vector<Arrival> run_timed(LossyLink& link, std::uint32_t count, double interval_ms, std::vector<SendFate>& fates,
+                               double drain_ms = 20000.0) {
+    std::vector<Arrival> arrived;
+    Bytes out;
+    std::uint32_t next = 0;
+    for (double t = 0.0; t <= count * interval_ms + drain_ms; t += 1.0) {
+        while (next < count && next * interval_ms <= t) fates.push_back(link.send(t, packet(next++)));
+        while (link.poll(t, out)) arrived.push_back({id_of(out), t});
+    }
+    return arrived;
+}
+
+TEST(LossyLinkStream, NothingIsLost) {
+    LossyLink link({.seed = 5, .latency_ms = 20.0, .loss = 0.3f, .burst_enter = 0.05f, .stream = true});
+    std::vector<std::vector<std::uint8_t>> out;
+    std::size_t arrived = 0;
+    for (int i = 0; i < 1000; ++i) {
+        link.send(5.0 * i, packet(static_cast<std::uint32_t>(i)));
+        arrived += link.receive(5.0 * i, out);
+    }
+    arrived += link.receive(1e9, out);  // long enough for the longest backoff
+    EXPECT_EQ(arrived, 1000u);
+    EXPECT_EQ(link.counters().packets_lost, 0u);
+    EXPECT_EQ(link.counters().packets_delivered, 1000u);
+    EXPECT_GT(link.counters().retransmissions, 250u);  // about 0.3 of 1000, plus bursts and repeats
+    EXPECT_EQ(link.in_flight(), 0u);
+}
+
+TEST(LossyLinkStream, EveryPacketArrivesOnceAndInOrderWhateverTheReorderAndDuplicateKnobs) {
+    LossyLink link({.seed = 8,
+                    .latency_ms = 30.0,
+                    .jitter_ms = 40.0,
+                    .loss = 0.2f,
+                    .reorder = 0.3f,
+                    .duplicate = 0.3f,
+                    .stream = true});
+    std::vector<SendFate> fates;
+    const auto arrived = run_timed(link, 500, 4.0, fates);
+    ASSERT_EQ(arrived.size(), 500u);
+    for (std::uint32_t i = 0; i < 500; ++i) ASSERT_EQ(arrived[i].id, i) << "position " << i;
+    EXPECT_EQ(link.counters().packets_duplicated, 0u);
+}
+
+TEST(LossyLinkStream, ALossHoldsEveryLaterPacketUntilItsResendIsOut) {
+    const double latency = 25.0, rto = 200.0, interval = 10.0;
+    LossyLink link({.seed = 3, .latency_ms = latency, .loss = 0.1f, .stream = true, .rto_ms = rto});
+    std::vector<SendFate> fates;
+    const auto arrived = run_timed(link, 400, interval, fates);
+    ASSERT_EQ(arrived.size(), 400u);
+    int resent = 0, held = 0;
+    for (std::uint32_t i = 0; i < 400; ++i) {
+        const double due = i * interval + latency;
+        const double behind = i > 0 ? arrived[i - 1].at_ms : 0.0;
+        if (fates[i] == SendFate::Retransmitted) {
+            ++resent;
+            EXPECT_GE(arrived[i].at_ms, std::max(due + rto, behind)) << "packet " << i;
+        } else {
+            // On time, unless the packet ahead of it is later: then with it, not before.
+            EXPECT_EQ(arrived[i].at_ms, std::max(due, behind)) << "packet " << i;
+            held += behind > due ? 1 : 0;
+        }
+    }
+    EXPECT_GT(resent, 20);
+    EXPECT_GT(held, 5 * resent) << "each resend holds the ~20 packets sent during its 200 ms";
+}
+
+TEST(LossyLinkStream, TheSameSeedDelaysExactlyThePacketsDatagramsLose) {
+    LossyLinkOptions o{.seed = 44, .latency_ms = 10.0, .jitter_ms = 5.0, .loss = 0.15f, .burst_enter = 0.02f};
+    LossyLink datagrams(o);
+    o.stream = true;
+    LossyLink stream(o);
+    int lost = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const SendFate d = datagrams.send(i, packet(static_cast<std::uint32_t>(i)));
+        const SendFate s = stream.send(i, packet(static_cast<std::uint32_t>(i)));
+        ASSERT_EQ(d == SendFate::Lost, s == SendFate::Retransmitted) << "packet " << i;
+        ASSERT_TRUE(arrives(s)) << "packet " << i;
+        lost += d == SendFate::Lost ? 1 : 0;
+    }
+    EXPECT_EQ(stream.counters().packets_lost, 0u);
+    EXPECT_GT(lost, 200);
+}
+
+TEST(LossyLinkStream, ResendsBackOffByDoublingUpToTheCap) {
+    // Loss 1: every resend is lost again until the last one is let through.
+    LossyLink link({.latency_ms = 5.0, .loss = 1.0f, .stream = true, .rto_ms = 10.0});
+    EXPECT_EQ(link.send(0.0, packet(1)), SendFate::Retransmitted);
+    double waited = 0.0;
+    for (int k = 0; k < kLossyLinkMaxRetransmissions; ++k)
+        waited += 10.0 * static_cast<double>(1 << std::min(k, kLossyLinkMaxBackoffDoublings));
+    EXPECT_DOUBLE_EQ(waited, 6390.0);  // 10 + 20 + 40 + 80 + 160 + 320 + 9 * 640
+    EXPECT_DOUBLE_EQ(link.next_delivery_ms(), 5.0 + waited);
+    EXPECT_EQ(link.counters().retransmissions, static_cast<std::uint64_t>(kLossyLinkMaxRetransmissions));
+}
+
+TEST(LossyLinkStream, OneLossWaitsOneTimeout) {
+    LossyLink link({.seed = 1, .latency_ms = 40.0, .loss = 0.5f, .stream = true, .rto_ms = 300.0});
+    // Find a packet lost once and resent once: it arrives exactly one timeout late.
+    for (int i = 0; i < 64; ++i) {
+        const double now = 1000.0 * i;
+        const std::uint64_t before = link.counters().retransmissions;
+        const SendFate fate = link.send(now, packet(0));
+        const std::uint64_t resends = link.counters().retransmissions - before;
+        if (fate == SendFate::Scheduled) {
+            EXPECT_DOUBLE_EQ(link.next_delivery_ms(), now + 40.0);
+        }
+        if (resends == 1) {
+            EXPECT_DOUBLE_EQ(link.next_delivery_ms(), now + 40.0 + 300.0);
+            return;
+        }
+        Bytes out;
+        while (link.poll(now + 999.0, out)) {
+        }
+    }
+    FAIL() << "no packet lost exactly once in 64 at 50% loss";
+}
+
+TEST(LossyLinkStream, NeitherTheQueueLimitNorTheMtuDropsAnything) {
+    LossyLink link(
+        {.rate_bytes_per_sec = 1000.0, .burst_bytes = 100.0, .max_queue_ms = 0.0, .mtu_bytes = 50, .stream = true});
+    for (int i = 0; i < 10; ++i)
+        EXPECT_EQ(link.send(0.0, packet(static_cast<std::uint32_t>(i), 100)), SendFate::Scheduled);
+    std::vector<std::vector<std::uint8_t>> out;
+    EXPECT_EQ(link.receive(0.0, out), 1u);    // the bucket's depth goes at once
+    EXPECT_EQ(link.receive(899.0, out), 8u);  // then one per 100 ms at 1000 bytes/s
+    EXPECT_EQ(link.receive(900.0, out), 1u);
+    EXPECT_EQ(link.counters().packets_dropped + link.counters().packets_oversize, 0u);
+}
+
+TEST(LossyLinkStream, TurningItOnLiveKeepsWhatIsInFlightAndLosesNothingAfter) {
+    LossyLink link({.latency_ms = 50.0, .loss = 1.0f});
+    EXPECT_EQ(link.send(0.0, packet(1)), SendFate::Lost);
+    link.set_options({.latency_ms = 50.0, .loss = 1.0f, .stream = true, .rto_ms = 100.0});
+    EXPECT_EQ(link.send(1.0, packet(2)), SendFate::Retransmitted);
+    link.set_options({.latency_ms = 50.0, .loss = 1.0f});
+    EXPECT_EQ(link.send(2.0, packet(3)), SendFate::Lost);
+    EXPECT_EQ(link.in_flight(), 1u);
+}
+
 TEST(LossyLinkOptions, ValidateNamesTheFirstBadField) {
     EXPECT_EQ(LossyLinkOptions{}.validate(), "");
     EXPECT_NE(LossyLinkOptions{.latency_ms = -1.0}.validate(), "");
@@ -255,6 +404,10 @@ TEST(LossyLinkOptions, ValidateNamesTheFirstBadField) {
     EXPECT_NE(LossyLinkOptions{.rate_bytes_per_sec = -5.0}.validate(), "");
     EXPECT_NE(LossyLinkOptions{.burst_bytes = 0.0}.validate(), "");
     EXPECT_EQ(LossyLinkOptions{.jitter_ms = 1e9}.validate(), "jitter_ms must be in [0, 60000]");
+    EXPECT_EQ(LossyLinkOptions{.rto_ms = 0.5}.validate(), "rto_ms must be in [1, 60000]");
+    EXPECT_EQ(LossyLinkOptions{.rto_ms = 60001.0}.validate(), "rto_ms must be in [1, 60000]");
+    EXPECT_EQ(LossyLinkOptions{.rto_ms = std::nan("")}.validate(), "rto_ms must be in [1, 60000]");
+    EXPECT_EQ((LossyLinkOptions{.stream = true, .rto_ms = 1.0}.validate()), "");
 }
 
 #if GTEST_HAS_DEATH_TEST

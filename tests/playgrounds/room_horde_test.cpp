@@ -369,6 +369,15 @@ TEST(HordeClassroom, EveryRoomPresetIsValidAndARunChangesTheWholeRoom) {
         bots, {&teacher}, [&] { return teacher.client.table().preset == "loss-without-recovery"; }, 3000ms));
     EXPECT_FALSE(teacher.client.table().recovery);
     EXPECT_EQ(teacher.client.table().rows[0].loss_pct, 25.0);
+    EXPECT_FALSE(teacher.client.table().websocket_retransmits);
+    // The two-transport lesson turns on the websocket seats' resends, and the table says so.
+    run.text = "same-loss-two-transports";
+    teacher.command(run);
+    ASSERT_TRUE(drive_all(
+        bots, {&teacher}, [&] { return teacher.client.table().preset == "same-loss-two-transports"; }, 3000ms));
+    EXPECT_TRUE(teacher.client.table().websocket_retransmits);
+    EXPECT_TRUE(teacher.client.table().recovery);
+    EXPECT_EQ(teacher.client.table().rows[0].loss_pct, 20.0);
     run.text = "no-such-preset";
     teacher.command(run);
     ASSERT_TRUE(drive_all(

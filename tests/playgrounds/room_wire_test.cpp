@@ -214,8 +214,13 @@ TEST(RoomWire, RtcSignalCarriesSdpLinesAndRefusesTheWrongDirectionsKinds) {
 }
 
 TEST(RoomWire, SeatTableAndClassInfoRoundTrip) {
-    SeatTableMessage t{
-        .server_ms = 1234, .recovery = false, .theta = 1.5, .view_radius = 420, .preset = "clean-link", .rows = {}};
+    SeatTableMessage t{.server_ms = 1234,
+                       .recovery = false,
+                       .websocket_retransmits = true,
+                       .theta = 1.5,
+                       .view_radius = 420,
+                       .preset = "clean-link",
+                       .rows = {}};
     t.rows.push_back(
         {.seat = 2,
          .name = "bob",
@@ -232,7 +237,13 @@ TEST(RoomWire, SeatTableAndClassInfoRoundTrip) {
     EXPECT_DOUBLE_EQ(out.rows[0].meters.rtt_ms, 81.5);
     EXPECT_LT(out.rows[0].meters.phantoms, 0.0);  // absent stays absent
     EXPECT_FALSE(out.recovery);
+    EXPECT_TRUE(out.websocket_retransmits);
     EXPECT_EQ(out.preset, "clean-link");
+    // The flags byte holds two bits: anything above them is refused.
+    std::vector<std::uint8_t> bad(w.bytes().begin(), w.bytes().end());
+    ASSERT_EQ(bad[3], 2u);  // type, varint 1234 (two bytes), flags
+    bad[3] = 4;
+    EXPECT_EQ(decode_seat_table(bad, out), WireError::OutOfRange);
     ClassInfoMessage info{.urls = {"http://192.0.2.2:8000/#horde/join"}, .qr = {"101", "010", "111"}};
     ByteWriter c;
     encode_class_info(c, info);

@@ -15,6 +15,14 @@
 // that later ones overtake it. A duplicate is a second delivery of the same bytes, up to
 // duplicate_ms later, and does not consume bandwidth (it happens inside the network).
 //
+// With `stream` on, the link models a TCP stream instead of datagrams: a packet the loss model
+// loses is resent after a retransmission timeout (rto_ms, doubling for each consecutive loss
+// of the same packet, as TCP backs off) and arrives late instead of never; nothing overtakes
+// (head-of-line blocking: a late packet holds every later one), nothing arrives twice, and
+// neither the queue limit nor the MTU drops anything (a stream segments and waits). Nothing
+// is lost in stream mode. The first loss draw is the datagram mode's, so the same seed delays
+// exactly the packets it would have lost; retransmissions draw from their own stream.
+//
 // Payload buffers are recycled: after warm-up, a steady send/poll loop does not allocate.
 #pragma once
 
@@ -44,6 +52,8 @@ struct LossyLinkOptions {
     double burst_bytes = 4096.0;      // token-bucket depth, bytes, >= 1 (sent at once after idle)
     double max_queue_ms = 1000.0;     // a packet that would queue longer is dropped, ms, >= 0
     std::size_t mtu_bytes = 0;        // largest packet carried, bytes, >= 0; 0 = any size; larger are dropped
+    bool stream = false;              // a stream (TCP): losses are resent, late, in order; nothing is lost
+    double rto_ms = 200.0;            // stream: wait before the first resend, ms, [1, 60000]; doubles per loss
 
     // Empty when every field is in range, otherwise a message naming the first bad field.
     std::string_view validate() const;
@@ -63,20 +73,35 @@ struct LossyLinkCounters {
     std::uint64_t packets_oversize = 0;   // larger than mtu_bytes: dropped
     std::uint64_t packets_delivered = 0;  // handed out by poll()
     std::uint64_t bytes_delivered = 0;
+    std::uint64_t retransmissions = 0;  // stream mode: resends (a packet lost twice counts two)
 };
 
+// Stream mode's retransmission: the backoff stops doubling after this many doublings (64x
+// rto_ms, and never more than 60 s per wait), and the packet goes through after this many
+// resends whatever the draws (TCP aborts the connection after 15; this link never aborts).
+constexpr int kLossyLinkMaxBackoffDoublings = 6;
+constexpr int kLossyLinkMaxRetransmissions = 15;
+
 enum class SendFate : std::uint8_t {
-    Scheduled,  // will be delivered (possibly twice)
-    Lost,       // lost by the random or burst model
-    Dropped,    // the bandwidth cap's queue was full
-    Oversize,   // larger than mtu_bytes
+    Scheduled,      // will be delivered (possibly twice)
+    Retransmitted,  // stream mode: lost, resent, will be delivered late
+    Lost,           // lost by the random or burst model
+    Dropped,        // the bandwidth cap's queue was full
+    Oversize,       // larger than mtu_bytes
 };
+
+// True when the packet will be delivered (on time or, resent, late).
+constexpr bool arrives(SendFate fate) {
+    return fate == SendFate::Scheduled || fate == SendFate::Retransmitted;
+}
 
 // Names for logs, readouts and test failures (core/docs/conventions.md).
 constexpr const char* to_string(SendFate fate) {
     switch (fate) {
         case SendFate::Scheduled:
             return "scheduled";
+        case SendFate::Retransmitted:
+            return "retransmitted";
         case SendFate::Lost:
             return "lost";
         case SendFate::Dropped:
@@ -122,6 +147,9 @@ private:
         std::uint32_t slot;    // index into payloads_
     };
     void schedule(double at_ms, std::span<const std::uint8_t> bytes);
+    // Brings the token bucket up to now_ms; how long `size` bytes wait for tokens (0 uncapped).
+    double cap_wait_ms(double now_ms, std::size_t size);
+    SendFate send_stream(double now_ms, std::span<const std::uint8_t> bytes, bool lost, float jitter_draw);
     void pop_into(std::vector<std::uint8_t>& out);
 
     LossyLinkOptions options_;
@@ -130,6 +158,7 @@ private:
     XorShift delay_rng_{1};
     XorShift reorder_rng_{1};
     XorShift duplicate_rng_{1};
+    XorShift retransmit_rng_{1};
     bool bad_state_ = false;
     double tokens_ = 0.0;        // bytes; negative while a queue is draining
     double tokens_at_ms_ = 0.0;  // when tokens_ was last brought up to date
