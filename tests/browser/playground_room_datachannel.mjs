@@ -1,13 +1,28 @@
 // Browser tests of a room's DataChannels: a real page joins a real `vantage_serve` room, offers
 // its RTCPeerConnection's channel over the room's WebSocket, and its seat's frames then arrive
-// over the DataChannel (the page's transport meter says so). A page that cannot have one (no
-// RTCPeerConnection) says why and keeps playing over the WebSocket. Loopback only.
+// over the DataChannel (the page's transport meter says so). Two pages over their channels hold
+// each other; a page that cannot have one (no RTCPeerConnection) says why and keeps playing
+// over the WebSocket. Loopback only.
 import { assert, assertEq } from './harness.mjs';
 import { startRoom } from './playground_room.mjs';
 
 const room = (page) => page.evaluate(() => window.vantage.state().room);
+const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
 
-async function join(page, base, name) {
+// Waits until `pages` all read transport "datachannel" with `n` frames over it; the reading
+// of the first that does not, when none came within `ms`.
+export async function overChannels(pages, n = 20, ms = 20000) {
+  await Promise.all(pages.map((p) => p.waitForFunction((k) => {
+    const r = window.vantage.state().room;
+    return r.transport === 'datachannel' && r.datachannel === 'open' && r.datagram_frames > k;
+  }, n, { timeout: ms }).catch(async () => {
+    const r = await room(p);
+    throw new Error(`${r.name}: transport ${r.transport}, datachannel ${r.datachannel} (${r.transport_why}), ` +
+      `${r.datagram_frames} frames over it`);
+  })));
+}
+
+export async function join(page, base, name) {
   await page.goto(`${base}#horde/join&name=${name}`);
   await page.waitForFunction(() => window.vantage && window.vantage.ready, null, { timeout: 30000 });
   // Generous: on a loaded machine a page takes a while to compile, connect and be seated.
@@ -38,6 +53,49 @@ export function register(suite) {
         `frames ${a.frames} -> ${b.frames}, over the channel ${a.datagram_frames} -> ${b.datagram_frames}`);
       assert(errors.length === 0, 'errors: ' + errors.join(' | '));
     } finally {
+      const code = await server.stop();
+      assertEq(code, 0, 'vantage_serve exit status after Ctrl+C');
+    }
+  });
+
+  suite.test('room datachannel: two pages play one horde room over DataChannels and each holds the other player', async ({ page, errors }) => {
+    const server = await startRoom(suite.siteDir);
+    // Its own browser context (its own window): a background tab is throttled.
+    const otherContext = await page.context().browser().newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const other = await otherContext.newPage();
+      await Promise.all([join(page, server.base, 'ann'), join(other, server.base, 'bob')]);
+      await overChannels([page, other]);
+      // Each page holds the other seat's player where the other page holds itself: both read
+      // the room's newest frames, so they differ by what a player runs between two frames
+      // arriving (190 units/s); sampled until they agree, or the closest seen is reported.
+      let closest = Infinity, last = '';
+      const deadline = Date.now() + 10000;
+      while (Date.now() < deadline) {
+        const [a, b] = await Promise.all([room(page), room(other)]);
+        const bobAtAnn = a.others.find((o) => o.seat === b.seat);
+        const annAtBob = b.others.find((o) => o.seat === a.seat);
+        last = `ann holds ${JSON.stringify(a.others)}, bob is at ${JSON.stringify(b.me)}; ` +
+          `bob holds ${JSON.stringify(b.others)}, ann is at ${JSON.stringify(a.me)}`;
+        if (bobAtAnn && annAtBob && a.me && b.me) {
+          assertEq(bobAtAnn.name, 'bob', 'the player ann holds for bob\'s seat');
+          assertEq(annAtBob.name, 'ann', 'the player bob holds for ann\'s seat');
+          closest = Math.min(closest, Math.max(distance(bobAtAnn, b.me), distance(annAtBob, a.me)));
+          if (closest < 60) break;
+        }
+        await page.waitForTimeout(200);
+      }
+      assert(closest < 60, `each page should hold the other player where it is (within 60 units): ${last}`);
+      console.log(`        each page holds the other player within ${closest.toFixed(1)} units of where it holds itself`);
+      const [a, b] = await Promise.all([room(page), room(other)]);
+      for (const r of [a, b]) {
+        assertEq(r.transport, 'datachannel', `${r.name}: transport`);
+        assertEq(r.players, 2, `${r.name}: players in the roster`);
+        assertEq(r.others.length, 1, `${r.name}: other players held`);
+      }
+      assert(errors.length === 0, 'errors: ' + errors.join(' | '));
+    } finally {
+      await otherContext.close();
       const code = await server.stop();
       assertEq(code, 0, 'vantage_serve exit status after Ctrl+C');
     }
