@@ -381,6 +381,7 @@ void GameRoom::command(ConnectionId teacher, const CommandMessage& c) {
             for (RoomSeat* seat : seated) {
                 if (seat->index != c.seat) continue;
                 seat->websocket_only = c.transport == SeatTransport::WebSocket;
+                seat->teacher_moved = !seat->websocket_only;
                 if (seat->websocket_only && seat->path) {
                     detach_path(seat->connection, "the teacher moved this seat to the websocket");
                 } else if (!seat->websocket_only) {
@@ -533,7 +534,10 @@ void GameRoom::attach_path(ConnectionId id, std::unique_ptr<DatagramPath> path) 
     const SeatTransport kind = path->kind();
     seat->path = std::move(path);
     ++seat->report.path_attaches;
-    tell_transport(*seat, kind, std::string("frames over ") + std::string(transport_name(kind)));
+    std::string why = std::string("frames over ") + std::string(transport_name(kind));
+    if (seat->teacher_moved) why += ": the teacher moved this seat to it";
+    seat->teacher_moved = false;
+    tell_transport(*seat, kind, why);
 }
 
 void GameRoom::detach_path(ConnectionId id, std::string_view why) {

@@ -1,8 +1,8 @@
 // Browser tests of a room's DataChannels: a real page joins a real `vantage_serve` room, offers
 // its RTCPeerConnection's channel over the room's WebSocket, and its seat's frames then arrive
 // over the DataChannel (the page's transport meter says so). Two pages over their channels hold
-// each other; a page that cannot have one (no RTCPeerConnection) says why and keeps playing
-// over the WebSocket. Loopback only.
+// each other; a teacher moves a seat to the WebSocket and back; a page that cannot have one (no
+// RTCPeerConnection) says why and keeps playing over the WebSocket. Loopback only.
 import { assert, assertEq } from './harness.mjs';
 import { startRoom } from './playground_room.mjs';
 
@@ -98,6 +98,62 @@ export function register(suite) {
       await otherContext.close();
       const code = await server.stop();
       assertEq(code, 0, 'vantage_serve exit status after Ctrl+C');
+    }
+  });
+
+  suite.test('classroom: the teacher moves a seat from its DataChannel to the WebSocket and back; the page and the table follow', async ({ page, errors, shot }) => {
+    const server = await startRoom(suite.siteDir);
+    const studentContext = await page.context().browser().newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      // The console on a projector: 1280x720 at UI scale 1.5.
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.goto(`${server.base}#horde/teach&token=${server.token}`);
+      const student = await studentContext.newPage();
+      await Promise.all([
+        page.waitForFunction(() => window.vantage && window.vantage.ready && window.vantage.state().class &&
+          window.vantage.state().class.connected, null, { timeout: 30000 }),
+        join(student, server.base, 'ann')]);
+      await page.evaluate(() => window.vantage.uiScale(1.5));
+      await overChannels([student]);
+      const seatVia = (via) => page.waitForFunction((v) => {
+        const s = window.vantage.state().class.seats;
+        return s.length === 1 && s[0].transport === v;
+      }, via, { timeout: 10000 }).catch(async () => {
+        throw new Error(`the table's via: ${JSON.stringify((await page.evaluate(() => window.vantage.state().class)).seats)}`);
+      });
+      await seatVia('datachannel');
+      // The seat row's transport box, a real control: open it and pick "websocket".
+      await page.waitForFunction(() => window.vantage.layout()['console.via'], null, { timeout: 5000 });
+      const box = (await page.evaluate(() => window.vantage.layout()))['console.via'];
+      assert(box[2] <= 1280 && box[3] <= 720, `the transport box is off screen at ${box}`);
+      assert(box[3] - box[1] >= 18, `the transport box is ${box[3] - box[1]} px tall at UI scale 1.5`);
+      await page.mouse.click((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+      await page.waitForFunction(() => window.vantage.layout()['console.via.websocket'], null, { timeout: 5000 });
+      await shot('teacher-console-transport-1280x720x1.5');
+      const item = (await page.evaluate(() => window.vantage.layout()))['console.via.websocket'];
+      await page.mouse.click((item[0] + item[2]) / 2, (item[1] + item[3]) / 2);
+      // The page says it moved and why, its channel closed, and its frames keep coming over the WebSocket.
+      await student.waitForFunction(() => window.vantage.state().room.transport === 'websocket', null, { timeout: 10000 });
+      let r = await room(student);
+      assertEq(r.transport_why, 'the teacher moved this seat to the websocket', 'why, on the page');
+      await seatVia('websocket');
+      await student.waitForFunction(() => window.vantage.state().room.datachannel === 'off', null, { timeout: 5000 });
+      const onSocket = await room(student);
+      await student.waitForFunction((n) => window.vantage.state().room.frames > n + 30, onSocket.frames, { timeout: 10000 });
+      r = await room(student);
+      assertEq(r.datagram_frames, onSocket.datagram_frames, 'frames over the closed DataChannel');
+      // Back through the page API (the same command): a new channel forms and carries the frames.
+      assertEq(await page.evaluate(() => window.vantage.teach('transport', 'seat=1&to=datachannel')), true, 'teach()');
+      await overChannels([student], onSocket.datagram_frames + 20);
+      r = await room(student);
+      assertEq(r.transport_why, 'frames over datachannel: the teacher moved this seat to it', 'why, on the page');
+      await seatVia('datachannel');
+      const err = await page.evaluate(() => { try { window.vantage.teach('transport', 'seat=1&to=carrier-pigeon'); return ''; } catch (e) { return e.message; } });
+      assert(err.includes('to=websocket, to=datachannel or to=udp'), 'a refused transport: ' + err);
+      assert(errors.length === 0, 'errors: ' + errors.join(' | '));
+    } finally {
+      await studentContext.close();
+      await server.stop();
     }
   });
 
