@@ -2,8 +2,10 @@
 // its RTCPeerConnection's channel over the room's WebSocket, and its seat's frames then arrive
 // over the DataChannel (the page's transport meter says so). Two pages over their channels hold
 // each other; a teacher moves a seat to the WebSocket and back; a page that cannot have one (no
-// RTCPeerConnection) says why and keeps playing over the WebSocket. Loopback only.
-import { assert, assertEq } from './harness.mjs';
+// RTCPeerConnection, or UDP blocked by nftables: rtc_blocked.mjs) says why and keeps playing
+// over the WebSocket. Loopback or a private network namespace only.
+import { spawn, spawnSync } from 'node:child_process';
+import { assert, assertEq, skip } from './harness.mjs';
 import { startRoom } from './playground_room.mjs';
 
 const room = (page) => page.evaluate(() => window.vantage.state().room);
@@ -155,6 +157,28 @@ export function register(suite) {
       await studentContext.close();
       await server.stop();
     }
+  });
+
+  // In a private network namespace (rtc_blocked.mjs): skipped where one cannot be made.
+  suite.test('room datachannel: with new UDP flows blocked by nftables a third page falls back to the WebSocket and says so', async () => {
+    const probe = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up && nft add table inet probe'],
+      { encoding: 'utf8', timeout: 10000 });
+    if (probe.error || probe.status !== 0) {
+      skip('no private network namespace with nftables here (unshare -n, ip, nft, as root): ' +
+        (probe.error ? probe.error.message : probe.stderr.trim().split('\n').pop()));
+    }
+    const script = new URL('./rtc_blocked.mjs', import.meta.url).pathname;
+    const child = spawn('unshare', ['-n', 'sh', '-c', 'ip link set lo up && exec node "$0" "$1"', script, suite.siteDir],
+      { stdio: ['ignore', 'pipe', 'pipe'], detached: true });  // its own group: a timeout ends all of it
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    const code = await new Promise((ok) => {
+      const timer = setTimeout(() => process.kill(-child.pid, 'SIGKILL'), 150000);
+      child.on('exit', (c, signal) => { clearTimeout(timer); ok(signal ? signal : c); });
+    });
+    assertEq(code, 0, `rtc_blocked.mjs in a private network namespace: ${out.trim()}`);
+    console.log('        ' + out.trim().split('\n').pop());
   });
 
   // (The room's side of a refusal past --rtc-peers is tested natively: webrtc_peers_test.cpp.)
