@@ -381,7 +381,8 @@ void GameRoom::command(ConnectionId teacher, const CommandMessage& c) {
             for (RoomSeat* seat : seated) {
                 if (seat->index != c.seat) continue;
                 seat->websocket_only = c.transport == SeatTransport::WebSocket;
-                seat->teacher_moved = !seat->websocket_only;
+                // The next path attached is the teacher's doing (not when the seat is there already).
+                seat->teacher_moved = !seat->websocket_only && !(seat->path && seat->path->kind() == c.transport);
                 if (seat->websocket_only && seat->path) {
                     detach_path(seat->connection, "the teacher moved this seat to the websocket");
                 } else if (!seat->websocket_only) {
