@@ -97,7 +97,7 @@
     // Where named parts of the UI were drawn in the last frame: {name: [x0, y0, x1, y1]} in
     // CSS pixels (the lanes' worlds, tables, verdicts), for layout tests.
     api.layout = () => JSON.parse(call('vantage_layout', 'string'));
-    // Teacher console only: a command for the room (impair, strategy, preset, kick) with its
+    // Teacher console only: a command for the room (impair, strategy, preset, kick, transport) with its
     // arguments as "k=v&..." (seats 1-based). Throws with the reason when refused.
     api.teach = (kind, args) => {
       const err = call('vantage_teach', 'string', ['string', 'string'], [String(kind), String(args || '')]);

@@ -242,7 +242,24 @@ std::string parse_teacher_command(std::string_view kind, std::string_view args, 
         if (out.text.empty()) return "'preset' needs name=...";
         return {};
     }
-    return "unknown teacher command '" + std::string(kind) + "' (impair, strategy, preset, kick)";
+    if (kind == "transport") {
+        out.kind = CommandMessage::Kind::Transport;
+        out.seat = kAllSeats;
+        if (!(e = seat()).empty()) return e;
+        if (out.seat == kAllSeats) return "'transport' needs seat=N";
+        std::string_view to;
+        for (const Setting& p : parts) {
+            if (p.key == "to") to = p.value;
+        }
+        for (std::uint8_t t = 0; t <= kMaxSeatTransport; ++t) {
+            if (transport_name(static_cast<SeatTransport>(t)) == to) {
+                out.transport = static_cast<SeatTransport>(t);
+                return {};
+            }
+        }
+        return "'transport' needs to=websocket, to=datachannel or to=udp";
+    }
+    return "unknown teacher command '" + std::string(kind) + "' (impair, strategy, preset, kick, transport)";
 }
 
 }  // namespace vantage::play

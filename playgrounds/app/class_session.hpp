@@ -63,7 +63,8 @@ private:
 };
 
 // Parses a teacher command as the page's JS API gives it ("impair", "seat=1&loss=30...";
-// "strategy", "recovery=0&theta=1.5&view_radius=420"; "preset", "name=..."; "kick", "seat=2").
+// "strategy", "recovery=0&theta=1.5&view_radius=420"; "preset", "name=..."; "kick", "seat=2";
+// "transport", "seat=2&to=websocket" (or datachannel, udp)).
 // Seats are 1-based as the table shows them; seat=all or no seat is everyone. A strategy
 // keeps what it does not name from `current`. Empty string when it parsed, else the reason.
 std::string parse_teacher_command(std::string_view kind, std::string_view args, const SeatTableMessage& current,

@@ -62,6 +62,36 @@ const Preset* find_preset(const std::vector<Preset>& presets, const std::string&
     return nullptr;
 }
 
+// The seat's transport, and the teacher's way to move it: picking one sends a Transport
+// command; the combo keeps showing what the room reports until the seat has moved. The first
+// row's combo and its open list are marked for the page's tests ("console.via", "console.via.<name>").
+void draw_transport_combo(ClassSession& session, const SeatRow& r, double wall_s) {
+    static constexpr const char* kMarks[] = {"console.via.websocket", "console.via.datachannel", "console.via.udp"};
+    const std::string now(transport_name(r.transport));
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(style.FramePadding.x, 0.0f));  // a row as tall as text
+    ImGui::SetNextItemWidth(ImGui::CalcTextSize("datachannel").x + style.FramePadding.x * 2.0f +
+                            ImGui::GetFrameHeight());
+    const bool open = ImGui::BeginCombo("##via", now.c_str());
+    if (!open) layout_mark("console.via");
+    if (open) {
+        for (std::uint8_t t = 0; t <= kMaxSeatTransport; ++t) {
+            const auto kind = static_cast<SeatTransport>(t);
+            const std::string name(transport_name(kind));
+            if (ImGui::Selectable(name.c_str(), kind == r.transport) && kind != r.transport) {
+                CommandMessage c;
+                c.kind = CommandMessage::Kind::Transport;
+                c.seat = r.seat;
+                c.transport = kind;
+                session.command(wall_s, c);
+            }
+            layout_mark(kMarks[t]);
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::PopStyleVar();
+}
+
 void draw_seat_table(ClassSession& session, const SeatTableMessage& table, double wall_s, float height) {
     struct Column {
         const char* header;
@@ -70,12 +100,14 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
     static constexpr Column kColumns[] = {
         {"seat", "the seat number"},
         {"name", "the name the student typed"},
+        {"via",
+         "what the seat's frames travel over: websocket, datachannel or udp; pick one to move the seat\n"
+         "(a page can take a datachannel, the desktop app and bots udp; the websocket is always there)"},
         {"RTT ms", "round trip to the server, milliseconds"},
         {"KiB/s", "what the student's page receives, KiB per second"},
         {"lost", "state frames lost on the way to this seat since it joined"},
         {"phantoms", "enemies this student still sees that the server has removed"},
         {"error px", "how far the student draws things from the truth: the mean for enemies, the median for pellets"},
-        {"via", "what the seat's frames travel over: websocket, datachannel or udp"},
         {"age p99", "how old the newest frame the student holds gets, ms (99th percentile over 8 s)"},
         {"stalls", "times no newer frame came for three frame intervals"},
         {"sock. loss %", "frames lost on the socket itself (real loss), beyond the simulated loss"},
@@ -90,7 +122,7 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
                                   ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
     if (!ImGui::BeginTable("seats", kCount, flags, ImVec2(0, height))) return;
     for (const Column& c : kColumns) ImGui::TableSetupColumn(c.header);
-    ImGui::TableSetupScrollFreeze(2, 1);
+    ImGui::TableSetupScrollFreeze(3, 1);  // seat, name and via stay in view
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int i = 0; i < kCount; ++i) {
         ImGui::TableSetColumnIndex(i);
@@ -111,6 +143,8 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
             ImGui::SetTooltip("%s%s%s", r.name.c_str(), missing.empty() ? "" : "\nthis font cannot draw ",
                               missing.c_str());
         ImGui::TableNextColumn();
+        draw_transport_combo(session, r, wall_s);
+        ImGui::TableNextColumn();
         ImGui::TextUnformatted(reading(r.meters.rtt_ms, "%.0f").c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(reading(r.meters.down_kib_s, "%.1f").c_str());
@@ -120,8 +154,6 @@ void draw_seat_table(ClassSession& session, const SeatTableMessage& table, doubl
         ImGui::TextUnformatted(reading(r.meters.phantoms, "%.0f").c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(reading(r.meters.err_mean_px, "%.0f").c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(std::string(transport_name(r.transport)).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(reading(r.meters.frame_age_p99_ms, "%.0f").c_str());
         ImGui::TableNextColumn();

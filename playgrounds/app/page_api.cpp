@@ -108,7 +108,7 @@ const char* vantage_set_ui_scale(float scale) {
     return "";
 }
 
-// A teacher's command (kind: impair, strategy, preset, kick; args "k=v&..."): empty when it was
+// A teacher's command (kind: impair, strategy, preset, kick, transport; args "k=v&..."): empty when it was
 // sent to the room, else why not. The room answers through the console's table.
 const char* vantage_teach(const char* kind, const char* args) {
     static std::string out;

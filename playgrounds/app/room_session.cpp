@@ -139,6 +139,26 @@ std::string RoomSession::state_json() const {
         append_json_string(out, r.roster()[i].name);
         out += "}";
     }
+    // The other seated players this page holds: each roster entry but its own whose player
+    // the newest frame held carried, where that frame put it.
+    out += "],\"others\":[";
+    bool first = true;
+    for (const RosterEntry& e : r.roster()) {
+        if (e.seat == r.seat()) continue;
+        const std::optional<Vec2> at = r.player(e.seat);
+        if (!at) continue;
+        if (!first) out += ",";
+        first = false;
+        out += "{\"seat\":";
+        append_json_number(out, static_cast<double>(e.seat));
+        out += ",\"name\":";
+        append_json_string(out, e.name);
+        out += ",\"x\":";
+        append_json_number(out, at->x);
+        out += ",\"y\":";
+        append_json_number(out, at->y);
+        out += "}";
+    }
     out += "],\"datachannel\":";
     append_json_string(out, socket_ ? socket_->datagram_state() : "none");
     out += ",\"datagram_frames\":";

@@ -41,7 +41,8 @@ public:
     void meters(std::vector<Meter>& out) const;
     // {"connected":..., "seat":..., "seats":..., "down_kib_s":..., "up_kib_s":..., "frames":...,
     //  "frames_lost":..., "rtt_ms":..., "phantoms":..., "err_mean_px":..., "truth_kib_s":...,
-    //  "playground":..., "knows":..., "me":{x,y}, "roster":[...], "transport":"websocket"|"datachannel"|"udp",
+    //  "playground":..., "knows":..., "me":{x,y}, "roster":[...], "others":[{seat,name,x,y}] (the other
+    //  seated players the page holds), "transport":"websocket"|"datachannel"|"udp",
     //  "transport_why":..., "datachannel":"off"|"connecting"|"open"|"failed"|"none", "datagram_frames":...}
     std::string state_json() const;
 

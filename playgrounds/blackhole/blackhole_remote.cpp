@@ -9,11 +9,11 @@
 
 namespace vantage::play {
 
-std::optional<Vec2> BlackholeRemote::me() const {
+std::optional<Vec2> BlackholeRemote::player(std::uint32_t seat) const {
     if (!client_) return std::nullopt;
     const std::vector<std::uint8_t>& ids = client_->hole_ids();
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (ids[i] == seat()) return client_->attractors()[i].position();
+        if (ids[i] == seat) return client_->attractors()[i].position();
     }
     return std::nullopt;  // not sent (dead, or not yet heard)
 }

@@ -30,7 +30,7 @@ public:
     const BlackholeClientHalf* client() const { return client_ ? &*client_ : nullptr; }
     std::uint64_t frames_lost() const override { return newest_ > applied_ ? newest_ - applied_ : 0; }
     std::size_t held() const override { return client_ ? client_->positions().size() : 0; }
-    std::optional<Vec2> me() const override;
+    std::optional<Vec2> player(std::uint32_t seat) const override;
     // The room's view radius (from the welcome's settings): the truth sample's disc.
     float view_radius() const;
     std::uint64_t decode_errors() const { return client_ ? client_->decode_errors() : 0; }

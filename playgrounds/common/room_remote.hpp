@@ -144,9 +144,11 @@ public:
     // student's page is answered with an error and nothing changes).
     void send_command(Transport& socket, double local_ms, const CommandMessage& command);
 
-    // What the client holds (enemies, pellets) and where its own player is, if it knows.
+    // What the client holds (enemies, pellets), where a seat's player is as the newest frame
+    // held put it (empty when no frame held carried it), and so where its own player is.
     virtual std::size_t held() const = 0;
-    virtual std::optional<Vec2> me() const = 0;
+    virtual std::optional<Vec2> player(std::uint32_t seat) const = 0;
+    std::optional<Vec2> me() const { return player(seat()); }
 
 protected:
     // --- the game's client half ---

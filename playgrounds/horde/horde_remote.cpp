@@ -6,10 +6,10 @@
 
 namespace vantage::play {
 
-std::optional<Vec2> HordeRemote::me() const {
+std::optional<Vec2> HordeRemote::player(std::uint32_t seat) const {
     const std::vector<Vec2>& players = client_.players();
-    if (seat() >= players.size()) return std::nullopt;
-    return players[seat()];
+    if (seat >= players.size()) return std::nullopt;
+    return players[seat];
 }
 
 std::optional<std::uint64_t> HordeRemote::frame_stamp(std::span<const std::uint8_t> frame) const {

@@ -29,7 +29,7 @@ public:
     const HordeClientHalf& client() const { return client_; }
     std::uint64_t frames_lost() const override { return client_.mirror().counters().frames_lost; }
     std::size_t held() const override { return client_.mirror().size(); }
-    std::optional<Vec2> me() const override;
+    std::optional<Vec2> player(std::uint32_t seat) const override;
 
 private:
     std::optional<std::uint64_t> frame_stamp(std::span<const std::uint8_t> frame) const override;

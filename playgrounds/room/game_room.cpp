@@ -412,6 +412,8 @@ void GameRoom::command(ConnectionId teacher, const CommandMessage& c) {
             for (RoomSeat* seat : seated) {
                 if (seat->index != c.seat) continue;
                 seat->websocket_only = c.transport == SeatTransport::WebSocket;
+                // The next path attached is the teacher's doing (not when the seat is there already).
+                seat->teacher_moved = !seat->websocket_only && !(seat->path && seat->path->kind() == c.transport);
                 if (seat->websocket_only && seat->path) {
                     detach_path(seat->connection, "the teacher moved this seat to the websocket");
                 } else if (!seat->websocket_only) {
@@ -566,7 +568,10 @@ void GameRoom::attach_path(ConnectionId id, std::unique_ptr<DatagramPath> path) 
     seat->path = std::move(path);
     ++seat->report.path_attaches;
     reimpair(*seat);  // a datagram path loses what the loss drops
-    tell_transport(*seat, kind, std::string("frames over ") + std::string(transport_name(kind)));
+    std::string why = std::string("frames over ") + std::string(transport_name(kind));
+    if (seat->teacher_moved) why += ": the teacher moved this seat to it";
+    seat->teacher_moved = false;
+    tell_transport(*seat, kind, why);
 }
 
 void GameRoom::detach_path(ConnectionId id, std::string_view why) {

@@ -139,6 +139,7 @@ struct RoomSeat : play::Transport {
     bool any_input = false;
     std::unique_ptr<DatagramPath> path;  // set: the seat's frames go here instead of the WebSocket
     bool websocket_only = false;         // the teacher keeps this seat on the WebSocket
+    bool teacher_moved = false;          // the next path attached is the one the teacher asked for
     double next_truth_ms = 0;
     SeatReport report;
 };

@@ -15,6 +15,11 @@ export async function launch() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 }
 
+// Thrown by a test that cannot run here (a missing privilege or tool): counted as skipped,
+// never as passed, with the reason printed.
+export class Skip extends Error {}
+export function skip(reason) { throw new Skip(reason); }
+
 export class Suite {
   constructor(siteDir, reportPath) {
     this.siteDir = siteDir;
@@ -29,6 +34,7 @@ export class Suite {
     this.base = `http://127.0.0.1:${server.address().port}/`;
     const browser = await launch();
     let failures = 0;
+    let skipped = 0;
     // VANTAGE_BROWSER_ONLY=regex runs the matching tests only (while working on one).
     if (process.env.VANTAGE_BROWSER_ONLY) {
       const only = new RegExp(process.env.VANTAGE_BROWSER_ONLY);
@@ -45,6 +51,12 @@ export class Suite {
         await t.fn({ page, errors, base: this.base, shot: (name) => this.shot(page, name) });
         console.log(`  ok    ${t.name} (${Date.now() - started} ms)`);
       } catch (e) {
+        if (e instanceof Skip) {
+          skipped++;
+          console.log(`  skip  ${t.name}: ${e.message}`);
+          await context.close();
+          continue;
+        }
         failures++;
         console.log(`  FAIL  ${t.name}: ${e.message}`);
         if (errors.length) console.log('        page errors: ' + errors.join(' | '));
@@ -55,8 +67,8 @@ export class Suite {
     await browser.close();
     server.close();
     mkdirSync(dirname(this.reportPath), { recursive: true });
-    writeFileSync(this.reportPath, JSON.stringify({ tests: this.tests.length, failures }));
-    console.log(`browser: ${this.tests.length - failures} passed, ${failures} failed`);
+    writeFileSync(this.reportPath, JSON.stringify({ tests: this.tests.length, failures, skipped }));
+    console.log(`browser: ${this.tests.length - failures - skipped} passed, ${failures} failed, ${skipped} skipped`);
     return failures;
   }
 

@@ -5,10 +5,11 @@ import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { assert, assertEq } from './harness.mjs';
+import { assert, assertEq, skip } from './harness.mjs';
 import { lanAddresses } from '../../web/serve.mjs';
 
-// Starts a room (horde or blackhole) on a free port serving `siteDir`; resolves with {base, stop}.
+// Starts a room (horde or blackhole) on a free port serving `siteDir`; resolves with {base,
+// token, stop, lan, pid, output}.
 export async function startRoom(siteDir, args = [], playground = 'horde') {
   const exe = resolve(siteDir, '../../native-release/playgrounds/room/vantage_serve');
   if (!existsSync(exe)) throw new Error(`${exe} is missing (the native build makes it)`);
@@ -33,7 +34,7 @@ export async function startRoom(siteDir, args = [], playground = 'horde') {
     child.kill('SIGINT');
   });
   const lan = () => (out.match(/Vantage room on the LAN: (http:\/\/[0-9.]+:\d+\/)#horde\/join/) || [])[1];
-  return { base, token, stop, lan, output: () => out };
+  return { base, token, stop, lan, pid: child.pid, output: () => out };
 }
 
 async function join(page, base, name, playground = 'horde') {
@@ -280,10 +281,7 @@ export function register(suite) {
 
   suite.test('room: serve --lan answers on the LAN URL it prints and a page joins there; without --lan only loopback', async ({ page }) => {
     const addresses = lanAddresses();
-    if (addresses.length === 0) {
-      console.log('        skipped: this machine has no non-internal IPv4 address');
-      return;
-    }
+    if (addresses.length === 0) skip('this machine has no non-internal IPv4 address');
     const status = (url) => new Promise((ok) => {
       get(url, (res) => { res.resume(); ok(res.statusCode); }).on('error', (e) => ok(e.code));
     });

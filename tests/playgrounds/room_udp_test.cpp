@@ -174,6 +174,7 @@ TEST(RoomUdp, TheTeacherMovesASeatToTheWebSocketAndBack) {
     command(SeatTransport::Udp);
     ASSERT_TRUE(drive(
         bots, [&] { return bots[0]->remote().transport() == SeatTransport::Udp; }, 5000ms));
+    EXPECT_EQ(bots[0]->remote().transport_why(), "frames over udp: the teacher moved this seat to it");
     EXPECT_EQ(room.stats().grants, 2u);
 }
 
