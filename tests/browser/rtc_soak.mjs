@@ -132,7 +132,7 @@ try {
     '(sampled until the threads are back to the warm level, at most 10 s; "gone in" is that wait; the',
     'warm-up waits the whole 10 s for the start level, which the first peer\'s GStreamer threads never reach).',
     '',
-    '| cycle | page goes | joined to channel open (ms) | threads with the page | RSS MiB with the page | threads after | RSS MiB after | gone in (ms) |',
+    '| cycle | page goes | page opened to 20 frames over its channel (ms) | threads with the page | RSS MiB with the page | threads after | RSS MiB after | gone in (ms) |',
     '|---|---|---|---|---|---|---|---|',
     `| start | - | - | - | - | ${idle.threads} | ${mib(idle.rss_mib)} | - |`,
     `| warm-up | closed | ${warm.openMs} | ${warm.during.threads} | ${mib(warm.during.rss_mib)} | ${warmed.threads} | ${mib(warmed.rss_mib)} | ${warmed.ms} |`,

@@ -328,7 +328,8 @@ def figure(doc, spec):
                 f"{ws['frame age p99 ms (worst bot)']} ms, and its mirror agreed again "
                 f"{fast['cleared'].get('udp', '?')} ms after the loss stopped "
                 f"(WebSocket {fast['cleared'].get('websocket', '?')} ms); one room held {c['bots']} UDP bots at a "
-                f"{c['tick mean ms']} ms mean tick and {peers['peers']} DataChannel peers with no late tick "
+                f"{c['tick mean ms']} ms mean tick and {peers['peers']} DataChannel peers at 16 frames a second with no "
+                f"late tick "
                 f"({u['machine']}, {u['date']}: [{u['path'].name}]({link(doc, 'tests/bench/results/' + u['path'].name)}), "
                 f"[{r['path'].name}]({link(doc, 'tests/bench/results/' + r['path'].name)})).\n")
     if name == "rtc-capacity":
