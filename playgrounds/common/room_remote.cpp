@@ -31,7 +31,7 @@ double setting_value(std::string_view settings, std::string_view key, double fal
 }  // namespace
 
 bool RoomRemote::websocket_retransmits() const {
-    return setting_value(welcome_.settings, "websocket_retransmits", 0.0) == 1.0;
+    return transport_.websocket_retransmits;
 }
 
 RoomRemote::RoomRemote(RoomRemoteOptions options) : options_(std::move(options)) {
@@ -175,6 +175,8 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
                 return;
             }
             status_ = Status::Joined;
+            transport_.websocket_retransmits = told_.websocket_retransmits =
+                setting_value(welcome_.settings, "websocket_retransmits", 0.0) == 1.0;
             stall_threshold_ms_ =
                 3000.0 / std::clamp(setting_value(welcome_.settings, "send_hz", welcome_.tick_hz), 1.0, 1000.0);
             return;
@@ -249,13 +251,23 @@ void RoomRemote::handle(std::span<const std::uint8_t> bytes, double local_ms) {
             }
             return;
         }
-        case RoomMessage::TransportState:
-            if (decode_transport_state(bytes, transport_) != WireError::Ok) {
+        case RoomMessage::TransportState: {
+            TransportStateMessage m;
+            if (decode_transport_state(bytes, m) != WireError::Ok) {
                 ++protocol_errors_;
                 return;
             }
+            // The same state again with only the room's setting changed is no transport change.
+            const bool same = m.transport == told_.transport && m.wanted == told_.wanted && m.why == told_.why;
+            told_ = m;
+            if (same) {
+                transport_.websocket_retransmits = m.websocket_retransmits;
+                return;
+            }
+            transport_ = std::move(m);
             ++transport_changes_;
             return;
+        }
         case RoomMessage::RtcSignalOut: {
             RtcSignalMessage m;
             if (decode_rtc_signal_out(bytes, m) != WireError::Ok) {

@@ -98,8 +98,8 @@ public:
     std::uint32_t seat() const { return welcome_.seat; }
     std::uint32_t seats() const { return welcome_.seats; }
     const WelcomeMessage& welcome() const { return welcome_; }
-    // The room resends its simulated loss on WebSocket seats, as TCP would (its welcome's
-    // settings say websocket_retransmits=1); datagram seats lose it.
+    // The room resends its simulated loss on WebSocket seats, as TCP would (the welcome's
+    // settings, then each TransportState, say websocket_retransmits); datagram seats lose it.
     bool websocket_retransmits() const;
     const std::vector<RosterEntry>& roster() const { return roster_; }
     // The server's simulated time now, as this client estimates it (ms).
@@ -220,6 +220,7 @@ private:
     // Transport and its meters.
     Transport* datagram_ = nullptr;
     TransportStateMessage transport_;
+    TransportStateMessage told_;  // the room's last TransportState as sent (transport_ may carry a local why)
     std::uint64_t transport_changes_ = 0;
     std::vector<std::uint8_t> udp_grant_;
     std::deque<RtcSignalMessage> rtc_in_;

@@ -395,6 +395,7 @@ void encode_transport_state(ByteWriter& w, const TransportStateMessage& m) {
     w.write_u8(static_cast<std::uint8_t>(RoomMessage::TransportState));
     w.write_u8(static_cast<std::uint8_t>(m.transport));
     w.write_u8(static_cast<std::uint8_t>(m.wanted));
+    w.write_u8(m.websocket_retransmits ? 1 : 0);
     write_string(w, std::string_view(m.why).substr(0, kMaxReasonBytes), kMaxReasonBytes);
 }
 
@@ -732,6 +733,9 @@ WireError decode_transport_state(std::span<const std::uint8_t> bytes, TransportS
     if (!expect_type(r, RoomMessage::TransportState)) return r.error();
     out.transport = read_transport(r);
     out.wanted = read_transport(r);
+    const std::uint8_t retransmits = r.read_u8();
+    if (r.ok() && retransmits > 1) r.fail(WireError::OutOfRange);
+    out.websocket_retransmits = retransmits == 1;
     read_string(r, out.why, kMaxReasonBytes);
     r.finish();
     return r.error();

@@ -23,7 +23,7 @@ namespace vantage::play {
 // Bumped whenever a message below changes shape. The build id (a digest of every wire
 // source, computed by the build) catches the rest: a page built from other sources than the
 // server is told to reload instead of being fed bytes it would misread.
-inline constexpr std::uint32_t kRoomProtocol = 4;
+inline constexpr std::uint32_t kRoomProtocol = 5;
 const char* room_build_id();
 
 inline constexpr std::size_t kMaxNameBytes = 24;
@@ -147,6 +147,10 @@ struct ReportMessage {
 struct TransportStateMessage {
     SeatTransport transport = SeatTransport::WebSocket;
     SeatTransport wanted = SeatTransport::WebSocket;
+    // The room's simulated loss is resent as TCP would on its WebSocket seats (the room setting
+    // websocket_retransmits), so the page can say how its simulated loss behaves; sent again
+    // when the setting changes.
+    bool websocket_retransmits = false;
     std::string why;  // a sentence for the page, <= kMaxReasonBytes
 };
 

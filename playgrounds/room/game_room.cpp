@@ -373,6 +373,7 @@ void GameRoom::reimpair(RoomSeat& seat) {
 void GameRoom::command(ConnectionId teacher, const CommandMessage& c) {
     std::vector<RoomSeat*>& seated = seated_scratch();
     std::string why;
+    const bool retransmits_before = room_.websocket_retransmits;
     switch (c.kind) {
         case CommandMessage::Kind::Impair: {
             const Impairment i{.loss_pct = c.loss_pct, .latency_ms = c.latency_ms, .jitter_ms = c.jitter_ms};
@@ -435,6 +436,10 @@ void GameRoom::command(ConnectionId teacher, const CommandMessage& c) {
                 for (const Follower& f : followers_) server_->send(f.id, writer_.bytes());
             }
             return;
+    }
+    if (room_.websocket_retransmits != retransmits_before) {
+        // Every page says how its simulated loss behaves: the same state, the new setting.
+        for (RoomSeat* seat : seated) tell_transport(*seat, seat->told_wanted, seat->report.transport_why);
     }
     send_seat_table();
 }
@@ -555,9 +560,12 @@ SeatTransport GameRoom::transport_of(ConnectionId id) {
 void GameRoom::tell_transport(RoomSeat& seat, SeatTransport wanted, std::string_view why) {
     seat.report.transport = seat.path ? seat.path->kind() : SeatTransport::WebSocket;
     seat.report.transport_why = std::string(why.substr(0, kMaxReasonBytes));
+    seat.told_wanted = wanted;
     writer_.clear();
-    encode_transport_state(writer_,
-                           {.transport = seat.report.transport, .wanted = wanted, .why = seat.report.transport_why});
+    encode_transport_state(writer_, {.transport = seat.report.transport,
+                                     .wanted = wanted,
+                                     .websocket_retransmits = room_.websocket_retransmits,
+                                     .why = seat.report.transport_why});
     if (server_) server_->send(seat.connection, writer_.bytes());
 }
 

@@ -137,9 +137,10 @@ struct RoomSeat : play::Transport {
     std::deque<std::vector<std::uint8_t>> acks;
     std::uint32_t input_seq = 0;
     bool any_input = false;
-    std::unique_ptr<DatagramPath> path;  // set: the seat's frames go here instead of the WebSocket
-    bool websocket_only = false;         // the teacher keeps this seat on the WebSocket
-    bool teacher_moved = false;          // the next path attached is the one the teacher asked for
+    std::unique_ptr<DatagramPath> path;                    // set: the seat's frames go here instead of the WebSocket
+    bool websocket_only = false;                           // the teacher keeps this seat on the WebSocket
+    bool teacher_moved = false;                            // the next path attached is the one the teacher asked for
+    SeatTransport told_wanted = SeatTransport::WebSocket;  // the last TransportState's wanted
     double next_truth_ms = 0;
     SeatReport report;
 };

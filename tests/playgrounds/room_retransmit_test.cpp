@@ -91,6 +91,11 @@ TEST(RoomRetransmit, UnderTheTwoTransportPresetTheWebSocketSeatLosesNothingAndAg
         },
         8000ms));
     EXPECT_FALSE(teacher.client.table().websocket_retransmits);
+    std::uint64_t changes0[4];
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_FALSE(bots[i]->remote().websocket_retransmits());
+        changes0[i] = bots[i]->remote().transport_changes();
+    }
 
     // One frame in five lost on every seat, resent on the WebSocket ones (20% loss, 30 ms each
     // way, 10 ms of jitter: a 200 ms timeout).
@@ -106,6 +111,19 @@ TEST(RoomRetransmit, UnderTheTwoTransportPresetTheWebSocketSeatLosesNothingAndAg
         },
         3000ms));
     EXPECT_TRUE(teacher.client.table().websocket_retransmits);
+    // Every seat learns it from the room (its page says how its loss behaves), and none of them
+    // takes that for a change of transport.
+    ASSERT_TRUE(drive(
+        bots,
+        [&] {
+            return std::all_of(bots.begin(), bots.end(),
+                               [](const auto& b) { return b->remote().websocket_retransmits(); });
+        },
+        3000ms));
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(bots[i]->remote().transport_changes(), changes0[i]) << "seat " << i;
+        EXPECT_EQ(on_udp(i), i < 2) << "seat " << i;
+    }
 
     Seen seen[4];
     std::uint64_t lost0[4], stalls0[4], agreed[4] = {}, samples = 0;

@@ -340,6 +340,23 @@ TEST(RoomWire, ClientMessageDecoderSurvivesARandomAndMutatedCorpus) {
     EXPECT_GT(refused, 1000);
 }
 
+TEST(RoomWire, TransportStateCarriesTheRoomsRetransmitSettingAndRefusesAnyOtherValue) {
+    ByteWriter w;
+    encode_transport_state(w, {.transport = SeatTransport::WebSocket,
+                               .wanted = SeatTransport::DataChannel,
+                               .websocket_retransmits = true,
+                               .why = "frames over websocket"});
+    TransportStateMessage m;
+    ASSERT_EQ(decode_transport_state(w.bytes(), m), WireError::Ok);
+    EXPECT_TRUE(m.websocket_retransmits);
+    EXPECT_EQ(m.wanted, SeatTransport::DataChannel);
+    EXPECT_EQ(m.why, "frames over websocket");
+    std::vector<std::uint8_t> bad(w.bytes().begin(), w.bytes().end());
+    bad[3] = 2;  // type, transport, wanted, then the setting: 0 or 1
+    TransportStateMessage refused;
+    EXPECT_EQ(decode_transport_state(bad, refused), WireError::OutOfRange);
+}
+
 TEST(RoomWire, ServerMessageDecodersSurviveARandomAndMutatedCorpus) {
     int accepted = 0;
     for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
